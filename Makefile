@@ -1,0 +1,11 @@
+# Entry points.  Everything is driven by the scripts; this only names them.
+#   make check     every test (the command .ci/run runs)
+#   make setup     install the Debian packages the project needs
+#   make build     build QEMU, the kernel, the device trees and the initramfs
+.PHONY: check setup build
+check:
+	tests/run.sh $(SUITES)
+setup:
+	scripts/setup.sh
+build:
+	scripts/build.sh all

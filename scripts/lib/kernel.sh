@@ -1,0 +1,142 @@
+# shellcheck shell=bash
+# The kernel: Debian's linux-source-6.1 + kernel-patches/, cross-built for ARM.
+. "$S5P_TOP/scripts/lib/tree.sh"
+. "$S5P_TOP/scripts/lib/progress.sh"
+
+S5P_KMAKE=(make ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- -j"$(nproc)")
+
+s5p_kernel_version() {
+	local v
+	v=$(s5p_pkg_version linux-source-6.1)
+	[ -n "$v" ] || s5p_die "linux-source-6.1 is not installed; run scripts/setup.sh"
+	printf '%s\n' "$v"
+}
+
+# Unpacked, patched source tree; sets KSRC and KSRC_ID (what identifies its
+# content in cache keys).  S5P_KERNEL_TREE=DIR uses a dev tree as it is
+# (scripts/series.sh kernel dev) instead of applying kernel-patches/.
+s5p_kernel_source() {
+	local ver dir hash
+	s5p_need_cmd arm-linux-gnueabi-gcc git flex bison bc
+	ver=$(s5p_kernel_version)
+	dir=$S5P_CACHE/linux-$ver
+	if [ -n "${S5P_KERNEL_TREE:-}" ]; then
+		KSRC=$(realpath "$S5P_KERNEL_TREE")
+		[ -f "$KSRC/Makefile" ] || s5p_die "S5P_KERNEL_TREE=$S5P_KERNEL_TREE is not a kernel tree"
+		# A dev tree changes under our feet: let make decide what is stale.
+		KSRC_ID="tree:$KSRC:$(date +%s%N)"
+		return 0
+	fi
+	KSRC=$dir/src
+	if [ ! -f "$KSRC/.git/s5p-unpacked" ]; then
+		s5p_log "kernel: unpacking /usr/src/linux-source-6.1.tar.xz ($ver) into $KSRC"
+		rm -rf "$KSRC" && mkdir -p "$KSRC"
+		tar -C "$KSRC" --strip-components=1 -xJf /usr/src/linux-source-6.1.tar.xz ||
+			s5p_die "cannot unpack /usr/src/linux-source-6.1.tar.xz (disk full? reinstall linux-source-6.1)"
+		s5p_tree_init "$KSRC" "Debian linux-source-6.1 $ver"
+		touch "$KSRC/.git/s5p-unpacked"
+	fi
+	hash=$(s5p_hash "$S5P_TOP/kernel-patches")
+	if [ "$(cat "$KSRC/.git/s5p-series" 2>/dev/null)" != "$hash" ]; then
+		s5p_log "kernel: applying kernel-patches/ to $ver"
+		s5p_tree_apply_series "$KSRC" "$S5P_TOP/kernel-patches"
+		echo "$hash" >"$KSRC/.git/s5p-series"
+	fi
+	KSRC_ID="series:$hash"
+}
+
+# s5p_kernel_config BOARD: the .config for BOARD (s5pv210_defconfig +
+# boards/common/kernel.config + boards/BOARD/kernel.config, olddefconfig) in
+# KCONFIG_OUT; every option a fragment sets is checked to have taken.
+s5p_kernel_config() {
+	local board=$1 tmp frag opt want got
+	tmp=$S5P_CACHE/linux-$(s5p_kernel_version)/kconfig-$board
+	[ -z "${S5P_KERNEL_TREE:-}" ] || tmp=$(dirname "$KSRC")/kconfig-$(basename "$KSRC")-$board
+	mkdir -p "$tmp"
+	local frags=("$S5P_TOP/boards/common/kernel.config" "$S5P_TOP/boards/$board/kernel.config")
+	local key
+	key=$(s5p_hash -s "$KSRC_ID" "${frags[@]}")
+	if [ "$(cat "$tmp/.s5p-key" 2>/dev/null)" != "$key" ]; then
+		s5p_info "kernel: configuring for $board"
+		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$tmp" s5pv210_defconfig >"$tmp/config.log" 2>&1 ||
+			s5p_die "s5pv210_defconfig failed (see $tmp/config.log)"
+		(cd "$tmp" && KCONFIG_CONFIG=.config "$KSRC/scripts/kconfig/merge_config.sh" -m -O . \
+			.config "${frags[@]}") >>"$tmp/config.log" 2>&1 ||
+			s5p_die "merging the config fragments failed (see $tmp/config.log)"
+		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$tmp" olddefconfig >>"$tmp/config.log" 2>&1 ||
+			s5p_die "olddefconfig failed (see $tmp/config.log)"
+		for frag in "${frags[@]}"; do
+			while read -r opt; do
+				case "$opt" in
+				CONFIG_*=*) want=$opt ;;
+				'# CONFIG_'*' is not set') want=$opt ;;
+				*) continue ;;
+				esac
+				got=$want
+				if [[ $want == CONFIG_* ]]; then
+					grep -qxF "$want" "$tmp/.config" || got=
+				else
+					opt=${want#\# }; opt=${opt%% *}
+					! grep -q "^$opt=" "$tmp/.config" || got=
+				fi
+				[ -n "$got" ] || s5p_die "$frag: '$want' did not survive olddefconfig (a dependency is missing; see 'make menuconfig' in $tmp)"
+			done <"$frag"
+		done
+		echo "$key" >"$tmp/.s5p-key"
+	fi
+	KCONFIG_OUT=$tmp/.config
+}
+
+# s5p_kernel_build BOARD: zImage for BOARD; sets KBUILD (the O= directory) and
+# KIMAGE.  The build directory is named by the config, so boards with the same
+# configuration share one build.
+s5p_kernel_build() {
+	local board=$1 cfghash stamp
+	s5p_kernel_source
+	s5p_kernel_config "$board"
+	# Boards whose own fragments set the same options share one build
+	# directory (comments do not count).
+	cfghash=$(grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$S5P_TOP/boards/$board/kernel.config" |
+		LC_ALL=C sort | sha256sum | cut -c1-12)
+	if [ -n "${S5P_KERNEL_TREE:-}" ]; then
+		KBUILD=$(dirname "$KSRC")/build-$(basename "$KSRC")-$cfghash
+	else
+		KBUILD=$S5P_CACHE/linux-$(s5p_kernel_version)/build-$cfghash
+	fi
+	KIMAGE=$KBUILD/arch/arm/boot/zImage
+	stamp=$(s5p_hash -s "$KSRC_ID" "$KCONFIG_OUT")
+	if [ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	s5p_build_lock
+	mkdir -p "$KBUILD"
+	cmp -s "$KCONFIG_OUT" "$KBUILD/.config" || cp "$KCONFIG_OUT" "$KBUILD/.config"
+	s5p_log "kernel: building zImage for $board in $KBUILD (about 7 min on 2 cores when cold)"
+	s5p_run_logged "$KBUILD/build.log" "make zImage" \
+		"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" zImage
+	echo "$stamp" >"$KBUILD/.s5p-stamp"
+}
+
+# s5p_dtb BOARD: compile boards/BOARD/BOARD.dts (which includes the kernel's
+# board dts); sets DTB.
+s5p_dtb() {
+	local board=$1 dts key out
+	dts=$S5P_TOP/boards/$board/$board.dts
+	[ -f "$dts" ] || s5p_die "no device tree $dts (unknown board '$board'?)"
+	s5p_need_cmd dtc cpp
+	s5p_kernel_source
+	key=$(s5p_hash -s "${KSRC_ID%:*}" "$S5P_TOP/boards/$board" \
+		"$KSRC"/arch/arm/boot/dts/s5pv210.dtsi "$KSRC"/arch/arm/boot/dts/s5pv210-$board.dts)
+	out=$S5P_CACHE/dtb
+	DTB=$out/$board-$key.dtb
+	[ -f "$DTB" ] && return 0
+	mkdir -p "$out"
+	s5p_log "dtb: compiling $board"
+	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp \
+		-I "$S5P_TOP/boards/$board" -I "$KSRC/arch/arm/boot/dts" -I "$KSRC/include" \
+		-I "$KSRC/scripts/dtc/include-prefixes" "$dts" -o "$out/$board.pp" ||
+		s5p_die "preprocessing $dts failed"
+	dtc -q -I dts -O dtb -o "$DTB.tmp" "$out/$board.pp" ||
+		s5p_die "dtc failed on $dts"
+	mv "$DTB.tmp" "$DTB"
+}

@@ -1,0 +1,88 @@
+# shellcheck shell=bash
+# QEMU: Debian's qemu 7.2 source package + qemu-patches/, qemu-system-arm only.
+. "$S5P_TOP/scripts/lib/tree.sh"
+. "$S5P_TOP/scripts/lib/progress.sh"
+
+# The qemu source version apt would fetch (from the local package lists).
+s5p_qemu_version() {
+	local v
+	v=$(apt-cache showsrc qemu 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -n1)
+	[ -n "$v" ] || s5p_die "no source package 'qemu' known to apt: deb-src lines missing? run scripts/setup.sh"
+	printf '%s\n' "$v"
+}
+
+# Unpacked, patched QEMU tree; sets QSRC, QSRC_ID and QBUILD.
+# S5P_QEMU_TREE=DIR uses a dev tree as it is (scripts/series.sh qemu dev).
+s5p_qemu_source() {
+	local ver dir dl hash
+	s5p_need_cmd dpkg-source git meson ninja pkg-config
+	if [ -n "${S5P_QEMU_TREE:-}" ]; then
+		QSRC=$(realpath "$S5P_QEMU_TREE")
+		[ -f "$QSRC/configure" ] || s5p_die "S5P_QEMU_TREE=$S5P_QEMU_TREE is not a QEMU tree"
+		QSRC_ID="tree:$QSRC:$(date +%s%N)"
+		QBUILD=$(dirname "$QSRC")/build-$(basename "$QSRC")
+		return 0
+	fi
+	ver=$(s5p_qemu_version)
+	dir=$S5P_CACHE/qemu-${ver#*:}
+	QSRC=$dir/src
+	QBUILD=$dir/build
+	if [ ! -f "$QSRC/.git/s5p-unpacked" ]; then
+		dl=$S5P_CACHE/downloads
+		mkdir -p "$dl"
+		if ! ls "$dl"/qemu_"${ver#*:}".dsc >/dev/null 2>&1; then
+			s5p_log "qemu: downloading the Debian source package qemu $ver"
+			(cd "$dl" && apt-get source --download-only "qemu=$ver" >"$dl/qemu-download.log" 2>&1) ||
+				s5p_die "apt-get source qemu=$ver failed: is the Debian archive reachable? (scripts/setup.sh adds the deb-src lines)"
+		fi
+		s5p_log "qemu: unpacking $ver (with Debian's patches) into $QSRC"
+		rm -rf "$QSRC"
+		mkdir -p "$dir"
+		dpkg-source --no-check -x "$dl"/qemu_"${ver#*:}".dsc "$QSRC" >"$dir/unpack.log" 2>&1 ||
+			s5p_die "dpkg-source -x failed (see $dir/unpack.log)"
+		rm -rf "$QSRC/.pc"
+		s5p_tree_init "$QSRC" "Debian qemu $ver (dpkg-source -x)"
+		touch "$QSRC/.git/s5p-unpacked"
+	fi
+	hash=$(s5p_hash "$S5P_TOP/qemu-patches")
+	if [ "$(cat "$QSRC/.git/s5p-series" 2>/dev/null)" != "$hash" ]; then
+		s5p_log "qemu: applying qemu-patches/ to $ver"
+		s5p_tree_apply_series "$QSRC" "$S5P_TOP/qemu-patches"
+		echo "$hash" >"$QSRC/.git/s5p-series"
+	fi
+	QSRC_ID="series:$hash"
+}
+
+S5P_QEMU_CONFIGURE=(
+	--target-list=arm-softmmu --without-default-devices --with-devices-arm=s5pv210
+	--without-default-features --enable-fdt=system --disable-docs --disable-tools
+	--disable-werror
+)
+
+# s5p_qemu_build: qemu-system-arm (and the qtest binaries when asked: pass
+# "tests"); sets QBUILD and QEMU.
+s5p_qemu_build() {
+	local what=${1:-} stamp ckey
+	s5p_qemu_source
+	QEMU=$QBUILD/qemu-system-arm
+	ckey=$(s5p_hash -s "${S5P_QEMU_CONFIGURE[*]}")
+	stamp=$(s5p_hash -s "$QSRC_ID" -s "$ckey" -s "$what")
+	if [ -x "$QEMU" ] && [ "$(cat "$QBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	s5p_build_lock
+	mkdir -p "$QBUILD"
+	if [ "$(cat "$QBUILD/.s5p-configured" 2>/dev/null)" != "$ckey" ]; then
+		s5p_log "qemu: configuring (arm-softmmu, S5PV210 devices only)"
+		(cd "$QBUILD" && "$QSRC/configure" "${S5P_QEMU_CONFIGURE[@]}") >"$QBUILD/configure.log" 2>&1 || {
+			tail -n 20 "$QBUILD/configure.log" | sed 's/^/    /' >&2
+			s5p_die "qemu configure failed (see $QBUILD/configure.log; scripts/setup.sh installs the build dependencies)"
+		}
+		echo "$ckey" >"$QBUILD/.s5p-configured"
+	fi
+	s5p_log "qemu: building qemu-system-arm in $QBUILD (about 4 min on 2 cores when cold)"
+	local targets=(qemu-system-arm)
+	[ "$what" != tests ] || targets+=(tests/qtest/s5pv210-test)
+	s5p_run_logged "$QBUILD/build.log" "ninja ${targets[*]}" ninja -C "$QBUILD" "${targets[@]}"
+	echo "$stamp" >"$QBUILD/.s5p-stamp"
+}

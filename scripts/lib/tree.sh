@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# Source trees in the cache: unpack a Debian source once into a git repository
+# (commit tagged "base"), then check out "base + series" incrementally.
+#
+# Applying a series never touches a file whose content does not change, so
+# make/ninja in the build directory only rebuild what the series changed.
+
+# s5p_tree_apply_series REPO PATCHDIR: leaves REPO checked out (detached) at
+# base + every patch listed in PATCHDIR/series; prints nothing on success.
+s5p_tree_apply_series() {
+	local repo=$1 pdir=$2 tmp parent p n=0 total
+	[ -f "$pdir/series" ] || s5p_die "$pdir/series is missing"
+	total=$(grep -cvE '^[[:space:]]*(#|$)' "$pdir/series" || true)
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" RETURN
+	parent=$(git -C "$repo" rev-parse base)
+	GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree base
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		n=$((n + 1))
+		[ -f "$pdir/$p" ] || s5p_die "$pdir/series lists '$p', which does not exist"
+		s5p_info "[$n/$total] $p"
+		git -C "$repo" mailinfo -k "$tmp/msg" "$tmp/patch" <"$pdir/$p" >"$tmp/info" ||
+			s5p_die "$pdir/$p is not a git format-patch mail"
+		if ! GIT_INDEX_FILE=$tmp/index git -C "$repo" apply --cached --whitespace=nowarn \
+			"$tmp/patch" 2>"$tmp/err"; then
+			sed 's/^/    /' "$tmp/err" >&2
+			s5p_die "$pdir/$p does not apply to $(basename "$(dirname "$repo")") (fix the patch, or rebase it in the dev tree: docs/pipeline.md)"
+		fi
+		local tree subj name email date
+		tree=$(GIT_INDEX_FILE=$tmp/index git -C "$repo" write-tree)
+		subj=$(sed -n 's/^Subject: //p' "$tmp/info")
+		name=$(sed -n 's/^Author: //p' "$tmp/info")
+		email=$(sed -n 's/^Email: //p' "$tmp/info")
+		date=$(sed -n 's/^Date: //p' "$tmp/info")
+		parent=$( { printf '%s\n\n' "$subj"; cat "$tmp/msg"; } |
+			GIT_AUTHOR_NAME=${name:-unknown} GIT_AUTHOR_EMAIL=${email:-unknown} \
+			GIT_AUTHOR_DATE=$date GIT_COMMITTER_NAME=s5p-build \
+			GIT_COMMITTER_EMAIL=s5p-build@localhost GIT_COMMITTER_DATE=$date \
+			git -C "$repo" commit-tree "$tree" -p "$parent")
+	done <"$pdir/series"
+	git -C "$repo" checkout -q -f --detach "$parent"
+	git -C "$repo" update-ref refs/heads/series "$parent"
+}
+
+# s5p_tree_init REPO MESSAGE: REPO holds freshly unpacked sources; commit them
+# as "base".
+s5p_tree_init() {
+	local repo=$1 msg=$2
+	s5p_info "recording the pristine source in git (once)"
+	git -C "$repo" init -q
+	git -C "$repo" config user.name s5p-build
+	git -C "$repo" config user.email s5p-build@localhost
+	git -C "$repo" config gc.auto 0
+	git -C "$repo" config core.autocrlf false
+	# Nothing may be ignored: the base is the package as shipped.
+	git -C "$repo" add -f -A .
+	git -C "$repo" commit -q -m "$msg"
+	git -C "$repo" tag base
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Work on the kernel or QEMU patch series in a git tree of the Debian source.
+#
+#   scripts/series.sh kernel|qemu dev [NAME]     make (or show) the dev tree NAME
+#                                                (default "dev"): a git worktree of
+#                                                the unpacked source, branch NAME,
+#                                                with the current series applied
+#   scripts/series.sh kernel|qemu export [NAME]  regenerate kernel-patches/ or
+#                                                qemu-patches/ (patches, series, cover
+#                                                letter) from the commits base..NAME
+#   scripts/series.sh kernel check               scripts/checkpatch.pl on every patch
+#
+# To build and boot a dev tree directly (no export), set S5P_KERNEL_TREE or
+# S5P_QEMU_TREE to its path: see docs/pipeline.md.
+. "$(dirname "$0")/lib/common.sh"
+
+what=${1:-}
+cmd=${2:-}
+name=${3:-dev}
+case "$what" in
+kernel) . "$S5P_TOP/scripts/lib/kernel.sh"; pdir=$S5P_TOP/kernel-patches ;;
+qemu) . "$S5P_TOP/scripts/lib/qemu.sh"; pdir=$S5P_TOP/qemu-patches ;;
+-h | --help | "") sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) s5p_die "unknown series '$what' (kernel or qemu)" ;;
+esac
+[[ $name =~ ^[A-Za-z0-9_-]+$ ]] || s5p_die "bad dev tree name '$name'"
+
+main_tree() {
+	unset S5P_KERNEL_TREE S5P_QEMU_TREE
+	if [ "$what" = kernel ]; then s5p_kernel_source; TREE=$KSRC
+	else s5p_qemu_source; TREE=$QSRC; fi
+}
+
+case "$cmd" in
+dev)
+	main_tree
+	dev=$(dirname "$TREE")/$name
+	if [ ! -d "$dev" ]; then
+		s5p_log "creating the dev tree $dev (branch $name at base + series)"
+		git -C "$TREE" worktree add -q -b "$name" "$dev" series ||
+			s5p_die "git worktree add failed (does branch '$name' exist? git -C $TREE branch -D $name)"
+	fi
+	echo "$dev"
+	;;
+export)
+	main_tree
+	dev=$(dirname "$TREE")/$name
+	[ -d "$dev" ] || s5p_die "no dev tree $dev (make it with: scripts/series.sh $what dev $name)"
+	[ -z "$(git -C "$dev" status --porcelain --untracked-files=no)" ] ||
+		s5p_die "$dev has uncommitted changes; commit them first"
+	n=$(git -C "$dev" rev-list --count base..HEAD)
+	s5p_log "exporting $n patches from $dev to $pdir"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	cover=()
+	if [ -f "$pdir/cover.txt" ]; then
+		git -C "$dev" config "branch.$name.description" "$(cat "$pdir/cover.txt")"
+		cover=(--cover-letter --cover-from-description=subject)
+	fi
+	[ "$n" = 0 ] || git -C "$dev" format-patch -q --zero-commit --no-signature \
+		"${cover[@]}" -o "$tmp" base..HEAD
+	find "$pdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+	cp "$tmp"/*.patch "$pdir"/ 2>/dev/null || true
+	(cd "$pdir" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter' ) >"$pdir/series" || true
+	s5p_info "$(wc -l <"$pdir/series") patches listed in $pdir/series"
+	;;
+check)
+	[ "$what" = kernel ] || s5p_die "check is for the kernel series"
+	main_tree
+	rc=0
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		out=$(cd "$TREE" && perl scripts/checkpatch.pl --quiet "$pdir/$p" 2>&1) || rc=1
+		if [ -n "$out" ]; then printf '%s:\n%s\n' "$p" "$out"; else echo "$p: clean"; fi
+	done <"$pdir/series"
+	exit $rc
+	;;
+*) s5p_die "unknown command '$cmd' (dev, export, check)" ;;
+esac
