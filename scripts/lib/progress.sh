@@ -21,8 +21,13 @@ s5p_run_logged() {
 	done
 	wait "$pid" || rc=$?
 	if [ $rc != 0 ]; then
-		printf '    --- last lines of %s ---\n' "$log" >&2
-		tail -n 30 "$log" | sed 's/^/    /' >&2
+		if grep -qE '(error|Error)[: ]' "$log"; then
+			printf '    --- first errors in %s ---\n' "$log" >&2
+			grep -E -m 12 '(error|Error)[: ]|FAILED|\*\*\*' "$log" | cut -c1-240 | sed 's/^/    /' >&2
+		else
+			printf '    --- last lines of %s ---\n' "$log" >&2
+			tail -n 30 "$log" | sed 's/^/    /' >&2
+		fi
 		s5p_die "$what failed (exit $rc); full log: $log"
 	fi
 	s5p_info "$what: done in $(($(date +%s) - start))s"

@@ -1,0 +1,136 @@
+# shellcheck shell=bash
+# The initramfs: Debian's busybox-static:armel (and the other armel packages
+# in rootfs/packages.txt), rootfs/ (init and friends), the project's tools
+# cross-built for armel, and tests/guest/ at /tests.
+. "$S5P_TOP/scripts/lib/kernel.sh"
+
+# gen_init_cpio from the kernel tree builds the archive (device nodes
+# included) without root rights.
+s5p_gen_init_cpio() {
+	GEN_INIT_CPIO=$S5P_CACHE/bin/gen_init_cpio
+	[ -x "$GEN_INIT_CPIO" ] && return 0
+	[ -n "${KSRC:-}" ] || s5p_kernel_source
+	mkdir -p "$(dirname "$GEN_INIT_CPIO")"
+	cc -O2 -o "$GEN_INIT_CPIO" "$KSRC/usr/gen_init_cpio.c" ||
+		s5p_die "cannot build gen_init_cpio (is build-essential installed? scripts/setup.sh)"
+}
+
+# s5p_armel_debs: download (once) every package of rootfs/packages.txt for
+# armel; prints the .deb paths.
+s5p_armel_debs() {
+	local dl=$S5P_CACHE/downloads/armel pkg ver deb
+	mkdir -p "$dl"
+	while read -r pkg; do
+		case "$pkg" in '' | '#'*) continue ;; esac
+		ver=$(apt-cache policy "$pkg:armel" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+		[ -n "$ver" ] && [ "$ver" != "(none)" ] ||
+			s5p_die "no armel package '$pkg' known to apt (run scripts/setup.sh, which adds the armel architecture)"
+		# apt-get download writes the epoch's colon as %3a.
+		local enc=${ver//:/%3a}
+		deb=$(ls "$dl/${pkg}_${enc}_"*.deb 2>/dev/null | head -n1)
+		if [ -z "$deb" ]; then
+			s5p_info "downloading $pkg:armel $ver"
+			(cd "$dl" && apt-get download "$pkg:armel=$ver" >/dev/null 2>"$dl/download.err") ||
+				s5p_die "apt-get download $pkg:armel failed: $(tail -n1 "$dl/download.err") (network? scripts/setup.sh)"
+			deb=$(ls "$dl/${pkg}_${enc}_"*.deb | head -n1)
+		fi
+		echo "$deb"
+	done <"$S5P_TOP/rootfs/packages.txt"
+}
+
+# s5p_rootfs: build the initramfs if anything that goes in changed; sets
+# ROOTFS (a gzipped newc cpio).
+s5p_rootfs() {
+	local debs key out stage d tool
+	s5p_need_cmd apt-get dpkg-deb gzip arm-linux-gnueabi-gcc
+	debs=$(s5p_armel_debs) || exit 1
+	# shellcheck disable=SC2086
+	key=$(s5p_hash "$S5P_TOP/rootfs" "$S5P_TOP/tests/guest" "$S5P_TOP/tools" \
+		-s "$debs" ${S5P_ROOTFS_EXTRA_KEY:+-s "$S5P_ROOTFS_EXTRA_KEY"})
+	out=$S5P_CACHE/rootfs
+	ROOTFS=$out/initramfs-$key.cpio.gz
+	[ -f "$ROOTFS" ] && return 0
+
+	s5p_log "rootfs: assembling the initramfs"
+	s5p_gen_init_cpio
+	stage=$out/stage
+	rm -rf "$stage" && mkdir -p "$stage"
+	for d in $debs; do
+		s5p_info "unpacking $(basename "$d")"
+		dpkg-deb -x "$d" "$stage" || s5p_die "cannot unpack $d"
+	done
+	# Debian's busybox-static installs /bin/busybox; everything else are
+	# applet links that /init makes at boot.
+	[ -x "$stage/bin/busybox" ] || s5p_die "busybox-static:armel did not provide /bin/busybox"
+	rm -rf "$stage/usr/share/doc" "$stage/usr/share/man" "$stage/usr/share/lintian"
+
+	cp -a "$S5P_TOP/rootfs/." "$stage/"
+	rm -f "$stage/packages.txt"
+	chmod 0755 "$stage/init"
+
+	# The project's user-space tools, cross-built static (tools/*/Makefile).
+	for tool in "$S5P_TOP"/tools/*/; do
+		[ -f "$tool/Makefile" ] || continue
+		local name b
+		name=$(basename "$tool")
+		b=$S5P_CACHE/tools-build/armel/$name
+		mkdir -p "$b"
+		cp -a "$tool/." "$b/"
+		s5p_info "cross-building tools/$name"
+		make -s -C "$b" CROSS_COMPILE=arm-linux-gnueabi- DESTDIR="$stage" install \
+			>"$b/build.log" 2>&1 || {
+			tail -n 20 "$b/build.log" | sed 's/^/    /' >&2
+			s5p_die "building tools/$name for armel failed (log: $b/build.log)"
+		}
+	done
+
+	# Guest-side tests
+	if [ -d "$S5P_TOP/tests/guest" ]; then
+		mkdir -p "$stage/tests"
+		cp -a "$S5P_TOP/tests/guest/." "$stage/tests/"
+	fi
+
+	# Hooks (kernel modules) put their files in $S5P_ROOTFS_ADD, if set.
+	if [ -n "${S5P_ROOTFS_ADD:-}" ] && [ -d "$S5P_ROOTFS_ADD" ]; then
+		cp -a "$S5P_ROOTFS_ADD/." "$stage/"
+	fi
+
+	s5p_cpio_from_dir "$stage" "$ROOTFS.tmp" || s5p_die "cannot write the initramfs"
+	mv "$ROOTFS.tmp" "$ROOTFS"
+	local sz
+	sz=$(stat -c %s "$ROOTFS")
+	# QEMU puts the initrd at 0x32800000 and it must end in the first bank.
+	[ "$sz" -lt $((40 * 1024 * 1024)) ] ||
+		s5p_die "initramfs is $((sz / 1048576)) MiB; it must stay under 40 MiB (first memory bank)"
+	s5p_info "initramfs: $ROOTFS ($((sz / 1024)) KiB)"
+}
+
+# s5p_cpio_from_dir DIR OUT: gzipped newc archive of DIR, owned by root, with
+# /dev/console and /dev/null nodes.
+s5p_cpio_from_dir() {
+	local dir=$1 outf=$2 list
+	s5p_gen_init_cpio
+	list=$(mktemp)
+	{
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "nod /dev/null 0666 0 0 c 1 3"
+		(cd "$dir" && find . -mindepth 1 | LC_ALL=C sort) | while read -r p; do
+			p=${p#./}
+			[ "$p" = dev ] && continue
+			local f=$dir/$p mode
+			mode=$(stat -c %a "$f")
+			if [ -L "$f" ]; then
+				echo "slink /$p $(readlink "$f") 0777 0 0"
+			elif [ -d "$f" ]; then
+				echo "dir /$p $mode 0 0"
+			elif [ -f "$f" ]; then
+				echo "file /$p $f $mode 0 0"
+			fi
+		done
+	} >"$list"
+	"$GEN_INIT_CPIO" -t 0 "$list" | gzip -9n >"$outf"
+	local rc=$?
+	rm -f "$list"
+	return $rc
+}
