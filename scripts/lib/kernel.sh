@@ -104,7 +104,7 @@ s5p_kernel_build() {
 		KBUILD=$S5P_CACHE/linux-$(s5p_kernel_version)/build-$cfghash
 	fi
 	KIMAGE=$KBUILD/arch/arm/boot/zImage
-	stamp=$(s5p_hash -s "$KSRC_ID" "$KCONFIG_OUT")
+	stamp=$(s5p_hash -s "$KSRC_ID" -s "$(sha256sum <"$KCONFIG_OUT")")
 	if [ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
 		return 0
 	fi

@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# Boot the emulated aquila board; see scripts/boot.sh --help.
+exec "$(dirname "$0")/boot.sh" --board aquila "$@"

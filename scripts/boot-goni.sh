@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# Boot the emulated goni board; see scripts/boot.sh --help.
+exec "$(dirname "$0")/boot.sh" --board goni "$@"

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Boot an emulated S5PV210 board (QEMU + Debian's Linux 6.1 + busybox).
+#
+# usage: scripts/boot-goni.sh   [options]
+#        scripts/boot-aquila.sh [options]
+#        scripts/boot.sh --board goni|aquila [options]
+#
+# Builds whatever is missing or stale first (QEMU, kernel, device tree,
+# initramfs; see docs/pipeline.md), then boots.
+#
+#   --append 'ARGS'   extra kernel command-line arguments (e.g. cma=... cma_map=...)
+#   --cmd 'COMMAND'   run COMMAND in the guest shell, print its output, power the
+#                     guest off and exit with COMMAND's exit status
+#   --timeout SECONDS give up on a --cmd run after this long (default 120): QEMU
+#                     is killed and the exit status is 124
+#   --log FILE        also keep the guest's console log in FILE
+#   --verbose         with --cmd, show the console (kernel log) on stderr too
+#   --build-only      build what is missing and stop
+#   -h, --help        this text
+#
+# Without --cmd you get an interactive busybox shell on the serial console;
+# leaving it powers the guest off, and Ctrl-A X quits QEMU at any time.
+# Exit status with --cmd: the command's own; 124 timeout; 125 the guest ended
+# without reporting one (kernel panic, crash); 2 bad usage; 1 build failure.
+. "$(dirname "$0")/lib/common.sh"
+. "$S5P_TOP/scripts/lib/qemu.sh"
+. "$S5P_TOP/scripts/lib/rootfs.sh"
+
+usage() { sed -n '2,26p' "$S5P_TOP/scripts/boot.sh" | sed 's/^# \{0,1\}//'; }
+bad_usage() { printf 'error: %s (try --help)\n' "$1" >&2; exit 2; }
+
+board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--board) [ $# -ge 2 ] || bad_usage "--board needs a value"; board=$2; shift 2 ;;
+	--append) [ $# -ge 2 ] || bad_usage "--append needs a value"; append=$2; shift 2 ;;
+	--cmd) [ $# -ge 2 ] || bad_usage "--cmd needs a value"; cmd=$2; have_cmd=1; shift 2 ;;
+	--timeout)
+		[ $# -ge 2 ] || bad_usage "--timeout needs a value"
+		[[ $2 =~ ^[1-9][0-9]*$ ]] || bad_usage "--timeout takes a whole number of seconds, not '$2'"
+		timeout=$2; shift 2 ;;
+	--log) [ $# -ge 2 ] || bad_usage "--log needs a file name"; log=$2; shift 2 ;;
+	--verbose) verbose=1; shift ;;
+	--build-only) build_only=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) bad_usage "unknown option '$1'" ;;
+	esac
+done
+
+# Board: console UART, and the UART that carries --cmd output (the second
+# -serial, which the machine gives to the first UART after the console).
+case "$board" in
+goni) console=ttySAC0 outtty=ttySAC1 ;;
+aquila) console=ttySAC2 outtty=ttySAC0 ;;
+'') bad_usage "no board given (--board goni or --board aquila)" ;;
+*) bad_usage "unknown board '$board' (goni or aquila)" ;;
+esac
+
+# Build what is stale.  Each step is cached by the hash of its inputs.
+s5p_qemu_build
+s5p_kernel_build "$board"
+s5p_dtb "$board"
+s5p_rootfs
+[ $build_only = 0 ] || { s5p_log "built: $QEMU, $KIMAGE, $DTB, $ROOTFS"; exit 0; }
+
+mkdir -p "$S5P_CACHE/runs" "$S5P_CACHE/logs"
+run=$(mktemp -d "$S5P_CACHE/runs/$board-XXXXXX")
+qpid=
+cleanup() {
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null
+	rm -rf "$run"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+kargs="console=$console,115200n8 earlycon panic=-1"
+qemu_args=(-M "$board" -kernel "$KIMAGE" -dtb "$DTB" -display none -no-reboot)
+
+if [ $have_cmd = 0 ]; then
+	s5p_log "booting $board (Ctrl-A X quits QEMU)"
+	exec "$QEMU" "${qemu_args[@]}" -initrd "$ROOTFS" -append "$kargs $append" \
+		-serial mon:stdio
+fi
+
+# --cmd: the command travels as a second cpio archive appended to the
+# initramfs (/etc/s5p/cmd), so any characters are safe.
+s5p_gen_init_cpio
+printf '%s\n' "$cmd" >"$run/cmd"
+printf 'dir /etc 0755 0 0\ndir /etc/s5p 0755 0 0\nfile /etc/s5p/cmd %s 0644 0 0\n' \
+	"$run/cmd" >"$run/cmd.list"
+"$GEN_INIT_CPIO" "$run/cmd.list" | gzip -n >"$run/cmd.cpio.gz" ||
+	s5p_die "cannot build the command archive"
+cat "$ROOTFS" "$run/cmd.cpio.gz" >"$run/initrd"
+: >"$run/console.log"
+: >"$run/out.log"
+
+# The console (kernel log) goes to a file; the command's output has a UART
+# of its own, so kernel messages never mix into it.
+timeout -k 5 "$timeout" "$QEMU" "${qemu_args[@]}" -initrd "$run/initrd" \
+	-append "$kargs s5p.out=$outtty $append" -monitor none \
+	-serial "file:$run/console.log" -serial "file:$run/out.log" \
+	</dev/null >"$run/qemu.log" 2>&1 &
+qpid=$!
+tail -n +1 -s 0.2 -f --pid="$qpid" "$run/out.log" &
+tailpid=$!
+[ $verbose = 0 ] || tail -n +1 -s 0.2 -f --pid="$qpid" "$run/console.log" >&2 &
+wait "$qpid"
+qrc=$?
+qpid=
+wait "$tailpid" 2>/dev/null
+
+cp "$run/console.log" "$S5P_CACHE/logs/$board-console.log"
+[ -z "$log" ] || cp "$run/console.log" "$log"
+clog=$S5P_CACHE/logs/$board-console.log
+
+status=$(sed -n 's/^\[ *[0-9.]*\] S5P-EXIT \([0-9]*\).*/\1/p' "$run/console.log" | tail -n1)
+if [ -n "$status" ]; then
+	exit "$status"
+fi
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	if grep -q 'S5P-RUN' "$run/console.log"; then
+		what="the command did not finish"
+	elif grep -q 'Run /init' "$run/console.log"; then
+		what="the kernel started /init but the command never started"
+	else
+		what="the kernel did not reach userspace"
+	fi
+	printf 'error: %s within %ss; QEMU was killed (console log: %s)\n' "$what" "$timeout" "$clog" >&2
+	tail -n 8 "$run/console.log" | sed 's/^/    /' >&2
+	exit 124
+fi
+if [ "$qrc" != 0 ]; then
+	printf 'error: QEMU failed (exit %s): %s\n' "$qrc" "$(tail -n 3 "$run/qemu.log" | tr '\n' ' ')" >&2
+	exit 125
+fi
+printf 'error: the guest stopped without reporting an exit status (panic or crash?); console log: %s\n' "$clog" >&2
+tail -n 8 "$run/console.log" | sed 's/^/    /' >&2
+exit 125
