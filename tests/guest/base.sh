@@ -1,0 +1,87 @@
+#!/bin/sh
+# Base machine checks from inside the guest (tests/suites/10-boards.sh runs
+# this on each board and checks the rest from the host).
+. /tests/lib.sh
+
+ok "kernel reached userspace"
+
+# Memory: the banks the board has, as the kernel sees them.  Goni's second
+# and third banks are adjacent, so /proc/iomem shows them as one range.
+case "$board" in
+goni)
+	banks="30000000 05000000 40000000 10000000 50000000 08000000"
+	ram="30000000-34ffffff 40000000-57ffffff"
+	;;
+aquila)
+	banks="30000000 05000000 40000000 18000000"
+	ram="30000000-34ffffff 40000000-57ffffff"
+	;;
+*)
+	not_ok "unknown board '$board' (device tree model: $(cat /proc/device-tree/model))"
+	exit 1
+	;;
+esac
+got=$(od -An -v -tx1 /proc/device-tree/memory@30000000/reg |
+	awk '{ for (i = 1; i <= NF; i++) { w = w $i; if (++n % 4 == 0) { printf "%s%s", s, w; s = " "; w = "" } } }')
+check_eq "device tree memory banks" "$banks" "$got"
+got=$(awk '/: System RAM$/ { printf "%s%s", sep, $1; sep = " " }' /proc/iomem)
+check_eq "System RAM in /proc/iomem" "$ram" "$got"
+total=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+# 464 MiB of RAM less the kernel image and reservations
+if [ "$total" -gt 430000 ] && [ "$total" -le 475136 ]; then
+	ok "MemTotal $total kB covers every bank"
+else
+	not_ok "MemTotal $total kB does not cover 464 MiB"
+fi
+
+# Interrupts: all four VICs registered, the UARTs (VIC1) deliver.
+check_eq "four VICs" 4 "$(dmesg | grep -c 'VIC @.*vendor 0x41')"
+n=$(irq_count e2900000.serial)
+[ "$board" = aquila ] && n=$(irq_count e2900800.serial)
+echo "console UART interrupt test line: $(seq 1 200 | tr '\n' ' ')" >/dev/console
+n2=$(irq_count e2900000.serial)
+[ "$board" = aquila ] && n2=$(irq_count e2900800.serial)
+if [ "$n2" -gt "$n" ]; then
+	ok "console UART interrupts on VIC1 ($n -> $n2)"
+else
+	not_ok "console UART interrupts on VIC1 do not advance ($n -> $n2)"
+fi
+
+# Clocks: the rates the clock driver computed from the emulated PLLs.
+check "boot log reports the real APLL/MPLL rates" \
+	sh -c "dmesg | grep -q 'S5PV210 clocks: mout_apll = 1000000000, mout_mpll = 667000000'"
+clk=/sys/kernel/debug/clk/clk_summary
+rate() { awk -v c="$1" '$1 == c { print $5 }' $clk; }
+check_eq "APLL rate" 1000000000 "$(rate mout_apll)"
+check_eq "MPLL rate" 667000000 "$(rate mout_mpll)"
+check_eq "EPLL rate" 96000000 "$(rate mout_epll)"
+check_eq "VPLL rate" 54000000 "$(rate mout_vpll)"
+check_eq "ARM clock (dout_apll)" 1000000000 "$(rate dout_apll)"
+check_eq "PCLK_PSYS (dout_pclkp)" 66700000 "$(rate dout_pclkp)"
+check_eq "PWM timer clock" 66700000 "$(rate pwm)"
+
+# Timer: sleep 2 takes 2 s of guest time and the tick interrupts advance.
+# (The host checks the same interval against its own clock.)
+t0=$(cut -d' ' -f1 /proc/uptime)
+i0=$(irq_count samsung_time_irq)
+echo "TIMER-START"
+sleep 2
+echo "TIMER-END"
+t1=$(cut -d' ' -f1 /proc/uptime)
+i1=$(irq_count samsung_time_irq)
+d=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+if awk -v d="$d" 'BEGIN { exit !(d >= 1.5 && d <= 2.5) }'; then
+	ok "sleep 2 took $d s of guest time"
+else
+	not_ok "sleep 2 took $d s of guest time"
+fi
+if [ "$i1" -gt "$i0" ]; then
+	ok "timer interrupts advance ($i0 -> $i1)"
+else
+	not_ok "timer interrupts do not advance ($i0 -> $i1)"
+fi
+
+# The command line the host gave (the host checks its --append value).
+echo "CMDLINE: $(cat /proc/cmdline)"
+
+exit $T_FAILED

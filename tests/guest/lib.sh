@@ -1,0 +1,38 @@
+# Helpers for guest-side test scripts (busybox sh).  Source it:
+#   . /tests/lib.sh
+# Each check prints one TAP line: "ok - WHAT" or "not ok - WHAT", and a
+# "# ..." line with details on failure.  The host counts them.
+
+board=$(hostname)
+T_FAILED=0
+
+ok() { echo "ok - $board: $*"; }
+not_ok() { echo "not ok - $board: $*"; T_FAILED=$((T_FAILED + 1)); }
+
+# check WHAT COMMAND...: ok when COMMAND succeeds.
+check() {
+	what=$1
+	shift
+	if "$@" >/tmp/check.out 2>&1; then
+		ok "$what"
+	else
+		not_ok "$what"
+		sed 's/^/# /' /tmp/check.out | head -n 20
+	fi
+}
+
+# check_eq WHAT EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		echo "# expected: $2"
+		echo "# got:      $3"
+	fi
+}
+
+# irq_count NAME: interrupts so far on the line whose action is NAME.
+irq_count() {
+	awk -v n="$1" '$NF == n { print $2 }' /proc/interrupts
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The base machine on both boards: boots to userspace, memory banks, VICs,
+# console UART, clock rates, timer rate (against the host's clock), the
+# --append path, poweroff and reboot, and the boot script's own contract
+# (exit status, timeout, bad options).
+. "$(dirname "$0")/../lib/tap.sh"
+
+for board in goni aquila; do
+	boot=$S5P_TOP/scripts/boot-$board.sh
+	token=s5p.test=append-$board-$$
+	log=$T_TMP/$board-console.log
+	out=$T_TMP/$board-out.txt
+
+	# One boot runs the guest-side checks; every line of output is
+	# stamped with the host's clock on arrival.
+	"$boot" --cmd /tests/base.sh --append "$token" --log "$log" --timeout 180 |
+		while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done >"$out"
+	rc=${PIPESTATUS[0]}
+	cut -d' ' -f2- "$out" | grep -E '^(not )?ok |^# '
+	t_check "$board: guest checks exit with status 0" [ "$rc" = 0 ]
+
+	t_check "$board: kernel started /init" grep -q 'Run /init as init process' "$log"
+	t_check "$board: --append argument reaches /proc/cmdline" grep -q "^[0-9.]* CMDLINE: .* $token" "$out"
+	t_check "$board: user-space text written to the console tty appears on the console UART" \
+		grep -q 'console UART interrupt test line: 1 2 3' "$log"
+	t_check "$board: no kernel warning, oops or BUG in the boot log" \
+		bash -c "! grep -E 'WARNING:|BUG:|Oops|Unable to handle|Kernel panic' '$log'"
+
+	# Guest time against host time: sleep 2 between two lines of output.
+	start=$(awk '$2 == "TIMER-START" { print $1 }' "$out")
+	end=$(awk '$2 == "TIMER-END" { print $1 }' "$out")
+	if [ -n "$start" ] && [ -n "$end" ]; then
+		d=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+		t_check "$board: guest 'sleep 2' took $d s of host time (2 +- 0.5)" \
+			awk -v d="$d" 'BEGIN { exit !(d >= 1.5 && d <= 2.5) }'
+	else
+		t_fail "$board: timer markers missing from the output"
+	fi
+
+	# poweroff: the PMU's PS_HOLD ends QEMU.
+	t0=$(date +%s)
+	"$boot" --cmd 'poweroff -f' --log "$log" --timeout 60 >/dev/null 2>&1
+	rc=$?
+	t_check "$board: 'poweroff -f' ends QEMU (status $rc, $(($(date +%s) - t0)) s)" \
+		bash -c "[ $rc != 124 ] && grep -q 'reboot: Power down' '$log'"
+
+	# reboot: SWRESET resets the machine (QEMU runs with -no-reboot).
+	"$boot" --cmd 'reboot -f' --log "$log" --timeout 60 >/dev/null 2>&1
+	rc=$?
+	t_check "$board: 'reboot -f' resets through SWRESET (status $rc)" \
+		bash -c "[ $rc != 124 ] && grep -q 'reboot: Restarting system' '$log'"
+done
+
+# The boot script's contract, once.
+boot=$S5P_TOP/scripts/boot-goni.sh
+out=$("$boot" --cmd 'echo "a  b"; echo err >&2; exit 7' 2>/dev/null)
+rc=$?
+t_check "--cmd exit status is the command's (7, got $rc)" [ "$rc" = 7 ]
+t_check "--cmd prints the command's stdout and stderr exactly" \
+	[ "$out" = "$(printf 'a  b\nerr')" ]
+
+t0=$(date +%s)
+"$boot" --cmd 'sleep 600' --timeout 20 --append "s5p.test=timeout-$$" >/dev/null 2>"$T_TMP/timeout.err"
+rc=$?
+t_check "a command that hangs is killed at --timeout (status $rc, $(($(date +%s) - t0)) s)" \
+	bash -c "[ $rc = 124 ] && grep -q 'did not finish within 20s' '$T_TMP/timeout.err'"
+t_check "no QEMU left running after the timeout" \
+	bash -c "! pgrep -f '[s]5p.test=timeout-$$' >/dev/null"
+
+"$boot" --bogus >/dev/null 2>"$T_TMP/usage.err"
+rc=$?
+t_check "an unknown option exits 2 with one line naming it" \
+	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$T_TMP/usage.err') = 1 ] && grep -q \"unknown option '--bogus'\" '$T_TMP/usage.err'"
+
+t_done
