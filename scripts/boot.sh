@@ -56,7 +56,12 @@ aquila) console=ttySAC2 outtty=ttySAC0 ;;
 *) bad_usage "unknown board '$board' (goni or aquila)" ;;
 esac
 
-# Build what is stale.  Each step is cached by the hash of its inputs.
+# Install what is missing (first run on a fresh machine), then build what
+# is stale.  Each step is cached by the hash of its inputs.
+if ! "$S5P_TOP/scripts/setup.sh" --check >/dev/null 2>&1; then
+	s5p_log "first run: installing the Debian packages the project needs"
+	"$S5P_TOP/scripts/setup.sh" || exit 1
+fi
 s5p_qemu_build
 s5p_kernel_build "$board"
 s5p_dtb "$board"
