@@ -8,6 +8,10 @@
 #   scripts/series.sh kernel|qemu export [NAME]  regenerate kernel-patches/ or
 #                                                qemu-patches/ (patches, series, cover
 #                                                letter) from the commits base..NAME
+#   scripts/series.sh kernel|qemu rebase [NAME]  move the dev tree NAME onto the series
+#                                                as it is now in the repository (after
+#                                                someone else exported); your commits
+#                                                that are not in it are replayed
 #   scripts/series.sh kernel check               scripts/checkpatch.pl on every patch
 #
 # To build and boot a dev tree directly (no export), set S5P_KERNEL_TREE or
@@ -20,7 +24,7 @@ name=${3:-dev}
 case "$what" in
 kernel) . "$S5P_TOP/scripts/lib/kernel.sh"; pdir=$S5P_TOP/kernel-patches ;;
 qemu) . "$S5P_TOP/scripts/lib/qemu.sh"; pdir=$S5P_TOP/qemu-patches ;;
--h | --help | "") sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help | "") sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) s5p_die "unknown series '$what' (kernel or qemu)" ;;
 esac
 [[ $name =~ ^[A-Za-z0-9_-]+$ ]] || s5p_die "bad dev tree name '$name'"
@@ -64,6 +68,16 @@ export)
 	(cd "$pdir" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter' ) >"$pdir/series" || true
 	s5p_info "$(wc -l <"$pdir/series") patches listed in $pdir/series"
 	;;
+rebase)
+	main_tree
+	dev=$(dirname "$TREE")/$name
+	[ -d "$dev" ] || s5p_die "no dev tree $dev"
+	[ -z "$(git -C "$dev" status --porcelain --untracked-files=no)" ] ||
+		s5p_die "$dev has uncommitted changes; commit them first"
+	s5p_log "rebasing $name onto the current series"
+	git -C "$dev" rebase series ||
+		s5p_die "rebase stopped on a conflict: resolve it in $dev (git rebase --continue)"
+	;;
 check)
 	[ "$what" = kernel ] || s5p_die "check is for the kernel series"
 	main_tree
@@ -75,5 +89,5 @@ check)
 	done <"$pdir/series"
 	exit $rc
 	;;
-*) s5p_die "unknown command '$cmd' (dev, export, check)" ;;
+*) s5p_die "unknown command '$cmd' (dev, export, rebase, check)" ;;
 esac

@@ -21,7 +21,7 @@ s5p_tree_apply_series() {
 		n=$((n + 1))
 		[ -f "$pdir/$p" ] || s5p_die "$pdir/series lists '$p', which does not exist"
 		s5p_info "[$n/$total] $p"
-		git -C "$repo" mailinfo -k "$tmp/msg" "$tmp/patch" <"$pdir/$p" >"$tmp/info" ||
+		git -C "$repo" mailinfo "$tmp/msg" "$tmp/patch" <"$pdir/$p" >"$tmp/info" ||
 			s5p_die "$pdir/$p is not a git format-patch mail"
 		if ! GIT_INDEX_FILE=$tmp/index git -C "$repo" apply --cached --whitespace=nowarn \
 			"$tmp/patch" 2>"$tmp/err"; then
