@@ -47,11 +47,17 @@ dev)
 	echo "$dev"
 	;;
 export)
+	# One export at a time, and only from a tree that contains the series
+	# as it is in the repository now: nobody's patches get dropped.
+	exec 8>"$S5P_CACHE/.series-$what.lock"
+	flock 8
 	main_tree
 	dev=$(dirname "$TREE")/$name
 	[ -d "$dev" ] || s5p_die "no dev tree $dev (make it with: scripts/series.sh $what dev $name)"
 	[ -z "$(git -C "$dev" status --porcelain --untracked-files=no)" ] ||
 		s5p_die "$dev has uncommitted changes; commit them first"
+	git -C "$dev" merge-base --is-ancestor series HEAD ||
+		s5p_die "$pdir/ changed since $name was based on it (someone else exported): run scripts/series.sh $what rebase $name first"
 	n=$(git -C "$dev" rev-list --count base..HEAD)
 	s5p_log "exporting $n patches from $dev to $pdir"
 	tmp=$(mktemp -d)
@@ -69,6 +75,8 @@ export)
 	s5p_info "$(wc -l <"$pdir/series") patches listed in $pdir/series"
 	;;
 rebase)
+	exec 8>"$S5P_CACHE/.series-$what.lock"
+	flock 8
 	main_tree
 	dev=$(dirname "$TREE")/$name
 	[ -d "$dev" ] || s5p_die "no dev tree $dev"

@@ -46,14 +46,15 @@ s5p_kernel_source() {
 }
 
 # s5p_kernel_config BOARD: the .config for BOARD (s5pv210_defconfig +
-# boards/common/kernel.config + boards/BOARD/kernel.config, olddefconfig) in
-# KCONFIG_OUT; every option a fragment sets is checked to have taken.
+# boards/common/*.config in name order + boards/BOARD/kernel.config,
+# olddefconfig) in KCONFIG_OUT; every option a fragment sets is checked to
+# have taken.
 s5p_kernel_config() {
 	local board=$1 tmp frag opt want got
 	tmp=$S5P_CACHE/linux-$(s5p_kernel_version)/kconfig-$board
 	[ -z "${S5P_KERNEL_TREE:-}" ] || tmp=$(dirname "$KSRC")/kconfig-$(basename "$KSRC")-$board
 	mkdir -p "$tmp"
-	local frags=("$S5P_TOP/boards/common/kernel.config" "$S5P_TOP/boards/$board/kernel.config")
+	local frags=("$S5P_TOP"/boards/common/*.config "$S5P_TOP/boards/$board/kernel.config")
 	local key
 	key=$(s5p_hash -s "$KSRC_ID" "${frags[@]}")
 	if [ "$(cat "$tmp/.s5p-key" 2>/dev/null)" != "$key" ]; then
@@ -87,8 +88,10 @@ s5p_kernel_config() {
 	KCONFIG_OUT=$tmp/.config
 }
 
-# s5p_kernel_build BOARD: zImage for BOARD; sets KBUILD (the O= directory) and
-# KIMAGE.  The build directory is named by the config, so boards with the same
+# s5p_kernel_build BOARD: zImage and modules for BOARD, with the out-of-tree
+# drivers of drivers/; sets KBUILD (the O= directory), KIMAGE and KMODULES (a
+# staging directory holding lib/modules/<release>/ for the initramfs).  The
+# build directory is named by the board's own options, so boards with the same
 # configuration share one build.
 s5p_kernel_build() {
 	local board=$1 cfghash stamp
@@ -105,16 +108,49 @@ s5p_kernel_build() {
 	fi
 	KIMAGE=$KBUILD/arch/arm/boot/zImage
 	stamp=$(s5p_hash -s "$KSRC_ID" -s "$(sha256sum <"$KCONFIG_OUT")")
-	if [ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
-		return 0
+	if [ ! -f "$KIMAGE" ] || [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" != "$stamp" ]; then
+		s5p_build_lock
+		mkdir -p "$KBUILD"
+		cmp -s "$KCONFIG_OUT" "$KBUILD/.config" || cp "$KCONFIG_OUT" "$KBUILD/.config"
+		s5p_log "kernel: building zImage and modules for $board in $KBUILD (about 7 min on 2 cores when cold)"
+		s5p_run_logged "$KBUILD/build.log" "make zImage modules" \
+			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" zImage modules
+		echo "$stamp" >"$KBUILD/.s5p-stamp"
 	fi
-	s5p_build_lock
-	mkdir -p "$KBUILD"
-	cmp -s "$KCONFIG_OUT" "$KBUILD/.config" || cp "$KCONFIG_OUT" "$KBUILD/.config"
-	s5p_log "kernel: building zImage for $board in $KBUILD (about 7 min on 2 cores when cold)"
-	s5p_run_logged "$KBUILD/build.log" "make zImage" \
-		"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" zImage
-	echo "$stamp" >"$KBUILD/.s5p-stamp"
+	s5p_kernel_drivers "$stamp"
+}
+
+# s5p_kernel_drivers STAMP: the kernel's modules and the out-of-tree drivers
+# (drivers/Kbuild) installed into KMODULES, with modules.dep from depmod.
+s5p_kernel_drivers() {
+	local kstamp=$1 stamp dbuild rel
+	stamp=$(s5p_hash -s "$kstamp" "$S5P_TOP/drivers")
+	KMODULES=$KBUILD/s5p-modules
+	[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ] && return 0
+	s5p_need_cmd depmod
+	rel=$(cat "$KBUILD/include/config/kernel.release")
+	rm -rf "$KMODULES" && mkdir -p "$KMODULES"
+	s5p_info "kernel: installing modules"
+	"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$KBUILD" INSTALL_MOD_PATH="$KMODULES" \
+		INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >"$KBUILD/modules_install.log" 2>&1 ||
+		s5p_die "modules_install failed (see $KBUILD/modules_install.log)"
+	if grep -qs "^obj-" "$S5P_TOP/drivers/Kbuild"; then
+		# Built in a copy: M= writes its objects next to the sources.
+		dbuild=$KBUILD/s5p-drivers
+		mkdir -p "$dbuild"
+		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+			--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
+			"$S5P_TOP/drivers/" "$dbuild/"
+		s5p_build_lock
+		s5p_run_logged "$dbuild/build.log" "make drivers/ (out-of-tree modules)" \
+			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" M="$dbuild" W=1 modules
+		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$KBUILD" M="$dbuild" INSTALL_MOD_PATH="$KMODULES" \
+			INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >>"$dbuild/build.log" 2>&1 ||
+			s5p_die "installing drivers/ modules failed (see $dbuild/build.log)"
+	fi
+	rm -f "$KMODULES/lib/modules/$rel/build" "$KMODULES/lib/modules/$rel/source"
+	depmod -b "$KMODULES" "$rel" || s5p_die "depmod failed for $rel"
+	echo "$stamp" >"$KMODULES/.s5p-stamp"
 }
 
 # s5p_dtb BOARD: compile boards/BOARD/BOARD.dts (which includes the kernel's

@@ -39,14 +39,15 @@ s5p_armel_debs() {
 }
 
 # s5p_rootfs: build the initramfs if anything that goes in changed; sets
-# ROOTFS (a gzipped newc cpio).
+# ROOTFS (a gzipped newc cpio).  Call s5p_kernel_build first so that the
+# kernel's modules (KMODULES) go in.
 s5p_rootfs() {
 	local debs key out stage d tool
 	s5p_need_cmd apt-get dpkg-deb gzip arm-linux-gnueabi-gcc
 	debs=$(s5p_armel_debs) || exit 1
 	# shellcheck disable=SC2086
 	key=$(s5p_hash "$S5P_TOP/rootfs" "$S5P_TOP/tests/guest" "$S5P_TOP/tools" \
-		-s "$debs" ${S5P_ROOTFS_EXTRA_KEY:+-s "$S5P_ROOTFS_EXTRA_KEY"})
+		-s "$debs" -s "${KMODULES:+$(cat "$KMODULES/.s5p-stamp")}")
 	out=$S5P_CACHE/rootfs
 	ROOTFS=$out/initramfs-$key.cpio.gz
 	[ -f "$ROOTFS" ] && return 0
@@ -90,9 +91,9 @@ s5p_rootfs() {
 		cp -a "$S5P_TOP/tests/guest/." "$stage/tests/"
 	fi
 
-	# Hooks (kernel modules) put their files in $S5P_ROOTFS_ADD, if set.
-	if [ -n "${S5P_ROOTFS_ADD:-}" ] && [ -d "$S5P_ROOTFS_ADD" ]; then
-		cp -a "$S5P_ROOTFS_ADD/." "$stage/"
+	# Kernel modules (s5p_kernel_build sets KMODULES)
+	if [ -n "${KMODULES:-}" ] && [ -d "$KMODULES/lib" ]; then
+		cp -a "$KMODULES/lib" "$stage/"
 	fi
 
 	s5p_cpio_from_dir "$stage" "$ROOTFS.tmp" || s5p_die "cannot write the initramfs"
