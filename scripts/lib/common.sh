@@ -38,15 +38,17 @@ s5p_hash() {
 	} | sha256sum | cut -c1-16
 }
 
-# Serialise the heavy steps: two kernel or QEMU builds never run at once.
+# Serialise the heavy steps: two kernel or QEMU builds never run at once on
+# this machine, whatever cache directory they use.
+S5P_BUILD_LOCK=${S5P_BUILD_LOCK:-/tmp/s5pv210-cma-build.lock}
 s5p_build_lock() {
-	mkdir -p "$S5P_CACHE"
-	exec 9>"$S5P_CACHE/.build.lock"
+	exec 9>>"$S5P_BUILD_LOCK"
 	if ! flock -n 9; then
-		s5p_log "waiting for another build to finish (lock $S5P_CACHE/.build.lock)"
+		s5p_log "waiting for another build to finish (lock $S5P_BUILD_LOCK)"
 		flock 9
 	fi
 }
+s5p_build_unlock() { exec 9>&-; }
 
 s5p_need_cmd() {
 	local c

@@ -116,6 +116,7 @@ s5p_kernel_build() {
 		s5p_run_logged "$KBUILD/build.log" "make zImage modules" \
 			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" zImage modules
 		echo "$stamp" >"$KBUILD/.s5p-stamp"
+		s5p_build_unlock
 	fi
 	s5p_kernel_drivers "$stamp"
 }
@@ -147,6 +148,7 @@ s5p_kernel_drivers() {
 		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$KBUILD" M="$dbuild" INSTALL_MOD_PATH="$KMODULES" \
 			INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >>"$dbuild/build.log" 2>&1 ||
 			s5p_die "installing drivers/ modules failed (see $dbuild/build.log)"
+		s5p_build_unlock
 	fi
 	rm -f "$KMODULES/lib/modules/$rel/build" "$KMODULES/lib/modules/$rel/source"
 	depmod -b "$KMODULES" "$rel" || s5p_die "depmod failed for $rel"

@@ -85,4 +85,5 @@ s5p_qemu_build() {
 	[ "$what" != tests ] || targets+=(tests/qtest/s5pv210-test)
 	s5p_run_logged "$QBUILD/build.log" "ninja ${targets[*]}" ninja -C "$QBUILD" "${targets[@]}"
 	echo "$stamp" >"$QBUILD/.s5p-stamp"
+	s5p_build_unlock
 }
