@@ -129,6 +129,7 @@ s5p_kernel_drivers() {
 	KMODULES=$KBUILD/s5p-modules
 	[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	s5p_need_cmd depmod
+	s5p_build_lock
 	rel=$(cat "$KBUILD/include/config/kernel.release")
 	rm -rf "$KMODULES" && mkdir -p "$KMODULES"
 	s5p_info "kernel: installing modules"
@@ -142,17 +143,16 @@ s5p_kernel_drivers() {
 		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 			--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
 			"$S5P_TOP/drivers/" "$dbuild/"
-		s5p_build_lock
 		s5p_run_logged "$dbuild/build.log" "make drivers/ (out-of-tree modules)" \
 			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" M="$dbuild" W=1 modules
 		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$KBUILD" M="$dbuild" INSTALL_MOD_PATH="$KMODULES" \
 			INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >>"$dbuild/build.log" 2>&1 ||
 			s5p_die "installing drivers/ modules failed (see $dbuild/build.log)"
-		s5p_build_unlock
 	fi
 	rm -f "$KMODULES/lib/modules/$rel/build" "$KMODULES/lib/modules/$rel/source"
 	depmod -b "$KMODULES" "$rel" || s5p_die "depmod failed for $rel"
 	echo "$stamp" >"$KMODULES/.s5p-stamp"
+	s5p_build_unlock
 }
 
 # s5p_dtb BOARD: compile boards/BOARD/BOARD.dts (which includes the kernel's
