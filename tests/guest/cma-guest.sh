@@ -1,0 +1,358 @@
+#!/bin/sh
+# CMA checks from inside the guest, after a boot with the kernel arguments
+# of one scenario (tests/guest/cma-scenarios.sh); tests/suites/40-cma-guest.sh
+# runs it.  Prints TAP lines.
+#
+#   /tests/cma-guest.sh defaults|override|bad
+set -f	# cma_map= values hold '*' and '?'
+. /tests/lib.sh
+. /tests/cma-lib.sh
+. /tests/cma-scenarios.sh
+
+scenario=${1:-defaults}
+T=/tmp/cma-test
+rm -rf "$T" && mkdir -p "$T"
+
+case "$board" in
+goni)
+	DEF_CMA="cam=8M@0x4f000000;codec-a=8M@0x4f800000;codec-b=8M@0x57800000;codec-fw=1M/128K"
+	DEF_REGIONS="cma: region cam: base=0x4f000000 size=0x00800000 align=0x1000 allocator=bf
+cma: region codec-a: base=0x4f800000 size=0x00800000 align=0x1000 allocator=bf
+cma: region codec-b: base=0x57800000 size=0x00800000 align=0x1000 allocator=bf"
+	DEF_TOTAL=25600
+	BANK_CAM=1 BANK_A=1 BANK_B=2
+	;;
+aquila)
+	DEF_CMA="cam=8M@0x57000000;codec-a=8M@0x57800000;codec-b=8M@0x31000000;codec-fw=1M/128K"
+	DEF_REGIONS="cma: region cam: base=0x57000000 size=0x00800000 align=0x1000 allocator=bf
+cma: region codec-a: base=0x57800000 size=0x00800000 align=0x1000 allocator=bf
+cma: region codec-b: base=0x31000000 size=0x00800000 align=0x1000 allocator=bf"
+	DEF_TOTAL=25600
+	BANK_CAM=1 BANK_A=1 BANK_B=0
+	;;
+*)
+	not_ok "CMA: unknown board '$board'"
+	exit 1
+	;;
+esac
+DEF_MAP="s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b;s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a;s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw;s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b;s5p-cam*/*,????????.s5p-cam*/*=cam"
+DEF_RULES="cma: map rule 1: s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b
+cma: map rule 2: s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a
+cma: map rule 3: s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw
+cma: map rule 4: s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b
+cma: map rule 5: s5p-cam*/*,????????.s5p-cam*/*=cam"
+
+# The kernel arguments of this boot must be the scenario's.
+want=$(cma_append "$board" "$scenario")
+for arg in $want; do
+	grep -qF " $arg" /proc/cmdline || not_ok "CMA: kernel argument $arg missing from /proc/cmdline"
+done
+
+# session NAME [OPTION...]: cma-test with commands from stdin; its output
+# in $T/NAME.out and $T/NAME.err.
+session() {
+	name=$1
+	shift
+	cma-test -q "$@" >"$T/$name.out" 2>"$T/$name.err"
+}
+
+# check_err WHAT FILE TEXT: cma-test reported TEXT on stderr.
+check_err() {
+	if grep -qF "$3" "$2"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		echo "# expected '$3' in:"
+		sed 's/^/# /' "$2"
+	fi
+}
+
+# The debugfs views agree with the boot log.
+check_debugfs() {
+	check "CMA: debugfs cma/ has regions, chunks and map" \
+		test -r $CMA_DEBUGFS/regions -a -r $CMA_DEBUGFS/chunks -a -r $CMA_DEBUGFS/map
+	for r in $(klog | sed -n 's/^cma: region \([^:]*\): .*/\1/p'); do
+		l=$(region_line "$r")
+		check "CMA: debugfs regions: $r as in the boot log" \
+			grep -q "^$r: base=$(field "$l" base) size=$(field "$l" size) align=$(field "$l" align) allocator=$(field "$l" allocator) " \
+			$CMA_DEBUGFS/regions
+	done
+	check_eq "CMA: debugfs map is the boot log's" \
+		"$(klog | sed -n 's/^cma: map rule \([0-9]*\): /\1: /p')" "$(cat $CMA_DEBUGFS/map)"
+	check "CMA: /dev/cma is a character device" test -c /dev/cma
+}
+
+scenario_defaults() {
+	check_eq "CMA boot log: cma= is the platform default" \
+		"cma: cma=$DEF_CMA (platform default)" "$(klog | grep '^cma: cma=')"
+	check_eq "CMA boot log: cma_map= is the platform default" \
+		"cma: cma_map=$DEF_MAP (platform default)" "$(klog | grep '^cma: cma_map=')"
+	check_eq "CMA boot log: the fixed regions where the board puts them" \
+		"$DEF_REGIONS" "$(klog | grep -E '^cma: region (cam|codec-a|codec-b):')"
+	if region codec-fw && [ "$R_SIZE" = $((0x100000)) ] && [ "$R_ALIGN" = $((0x20000)) ] &&
+		[ $((R_BASE % 0x20000)) = 0 ] && [ "$(bank $R_BASE $R_SIZE)" != -1 ]; then
+		ok "CMA boot log: codec-fw is 1 MiB, 128 KiB aligned, in bank $(bank $R_BASE $R_SIZE)"
+	else
+		not_ok "CMA boot log: codec-fw"
+		region_line codec-fw | sed 's/^/# /'
+	fi
+	for r in cam codec-a codec-b; do
+		region $r
+		eval want=\$BANK_$(echo $r | sed 's/codec-a/A/; s/codec-b/B/; s/cam/CAM/')
+		check_eq "CMA: region $r is in bank $want" "$want" "$(bank $R_BASE $R_SIZE)"
+	done
+	check_eq "CMA boot log: the map rules" "$DEF_RULES" "$(klog | grep '^cma: map rule')"
+	check_eq "CMA boot log: summary" \
+		"cma: 4 regions reserved ($DEF_TOTAL KiB), 5 map rules, 0 problems" \
+		"$(klog | grep '^cma: [0-9]* regions reserved')"
+	check_eq "CMA boot log: no problems" "" "$(errors)"
+	check_debugfs
+
+	# Devices and kinds go where the map sends them.  (/dev/cma takes names
+	# of up to 16 characters, so a device tree codec name such as
+	# f1700000.s5p-codec cannot be tried from here; the host and KUnit
+	# tests match such names.)
+	session route <<EOF
+a s5p-codec/a 1M
+a s5p-codec/b 1M
+a s5p-codec/fw 64K/128K
+a s5p-codec 1M
+a s5p-codec.0/x 1M
+a s5p-cam 1M
+a s5p-cam.0/preview 1M
+a fb200000.s5p-cam 1M
+a other-device 1M
+l
+EOF
+	f=$T/route.out
+	check_chunk "CMA: s5p-codec kind a" $f 1 0x100000 codec-a $BANK_A
+	check_chunk "CMA: s5p-codec kind b" $f 2 0x100000 codec-b $BANK_B
+	check_chunk "CMA: s5p-codec kind fw" $f 3 0x10000 codec-fw
+	s=$(chunk_start $f 3)
+	check_eq "CMA: the firmware chunk is 128 KiB aligned" 0 $((s % 0x20000))
+	check_chunk "CMA: s5p-codec, no kind" $f 4 0x100000 codec-a $BANK_A
+	check_chunk "CMA: s5p-codec.0 kind x" $f 5 0x100000 codec-a $BANK_A
+	check_chunk "CMA: s5p-cam" $f 6 0x100000 cam $BANK_CAM
+	check_chunk "CMA: s5p-cam.0 kind preview" $f 7 0x100000 cam $BANK_CAM
+	check_chunk "CMA: device tree name fb200000.s5p-cam" $f 8 0x100000 cam $BANK_CAM
+	check_err "CMA: a device no rule names gets ENOENT" $T/route.err \
+		"cma_alloc: No such file or directory (ENOENT)"
+	# (each allocation prints its chunk, then "l" lists them again)
+	check_eq "CMA: list shows the 8 chunks" 16 "$(chunks_of $f | wc -l)"
+
+	# A full region passes requests on to the rule's next one.
+	region codec-a
+	a_size=$R_SIZE
+	region codec-b
+	session spill <<EOF
+a s5p-codec/a $a_size
+a s5p-codec/a 1M
+a s5p-codec/b $R_SIZE
+EOF
+	check_chunk "CMA: kind a fills codec-a" $T/spill.out 1 $a_size codec-a
+	check_chunk "CMA: then kind a spills into codec-b" $T/spill.out 2 0x100000 codec-b $BANK_B
+	check_err "CMA: ENOMEM when no region of the rule fits" $T/spill.err \
+		"cma_alloc: Cannot allocate memory (ENOMEM)"
+
+	# What one mapping writes, another reads back; chunks do not overlap.
+	session mmap <<EOF
+a s5p-cam 1M
+a s5p-cam 1M
+fill 3 0xa5
+fill 4 0x3c
+check 3 0xa5
+check 4 0x3c
+map 3 0 1M
+map 3 1M 4K
+EOF
+	check "CMA: mmap reads back what was written (chunk 1)" grep -q '^  3: 0x100000 bytes of 0xa5$' $T/mmap.out
+	check "CMA: mmap reads back what was written (chunk 2)" grep -q '^  4: 0x100000 bytes of 0x3c$' $T/mmap.out
+	check "CMA: mmap of the whole chunk" grep -q '^  3: mmap +0x0/0x100000: ok$' $T/mmap.out
+	check "CMA: mmap beyond the chunk: ENOSPC" grep -q '^  3: mmap +0x100000/0x1000: ENOSPC$' $T/mmap.out
+
+	# Record a session, then replay it: the same addresses come back.
+	session record -r $T/rec <<EOF
+a s5p-cam 1M
+a s5p-cam 64K/1M
+a s5p-codec/b 3M
+f 5
+a s5p-cam 2M
+a s5p-codec/a 100K/64K
+a nobody 1M
+f
+a s5p-codec/fw 4K
+EOF
+	check "CMA: the record starts with its header" grep -qx '# cma-test record 1' $T/rec
+	check_eq "CMA: the record has 7 allocations and 6 frees" "7 6" \
+		"$(grep -c '^alloc ' $T/rec) $(grep -c '^free ' $T/rec)"
+	check "CMA: a failed allocation is recorded with its errno" \
+		grep -q '^alloc [0-9]* nobody - 0x100000 0x0 ENOENT$' $T/rec
+	cma-test -p $T/rec >$T/replay.out 2>&1
+	rc=$?
+	check_eq "CMA: replay reproduces the record (status)" 0 $rc
+	check "CMA: replay reports no mismatch" \
+		grep -q '^replay: 7 allocations, 6 frees, 0 mismatches$' $T/replay.out
+	check_eq "CMA: replay gets the recorded addresses" \
+		"$(sed -n 's/^alloc [0-9]* [^ ]* [^ ]* [^ ]* [^ ]* \(0x[0-9a-f]*\)$/\1/p' $T/rec)" \
+		"$(chunks_of $T/replay.out | cut -d' ' -f3)"
+	# With a chunk held elsewhere, the layout differs and replay says so.
+	mkfifo $T/hold
+	(cma-test -q <$T/hold >$T/hold.out 2>&1) &
+	exec 7>$T/hold
+	echo "a s5p-cam 1M" >&7
+	sleep 1
+	cma-test -p $T/rec >$T/replay2.out 2>&1
+	rc=$?
+	exec 7>&-
+	wait
+	check_eq "CMA: replay on a different layout fails (status)" 1 $rc
+	check "CMA: replay on a different layout names the mismatch" \
+		grep -q '^replay: line [0-9]*: alloc 1: 0x[0-9a-f]*, recorded 0x' $T/replay2.out
+
+	# The ioctl and mmap ABI, every error path.
+	cma-abi-test s5p-cam 65536 >$T/abi.out 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*) ok "CMA ABI: ${line#ok - }" ;;
+		"not ok - "*) not_ok "CMA ABI: ${line#not ok - }" ;;
+		"Bail out!"*) not_ok "CMA ABI: ${line#Bail out! }" ;;
+		esac
+	done <$T/abi.out
+	check_eq "CMA ABI: cma-abi-test exit status" 0 $rc
+
+	# Nothing leaks: no chunk left, and each region can be had whole.
+	no_leaks "CMA: every chunk is freed when its file is closed"
+	session whole <<EOF
+a s5p-cam $(region cam; echo $R_SIZE)
+a s5p-codec/a $(region codec-a; echo $R_SIZE)
+a s5p-codec/b $(region codec-b; echo $R_SIZE)
+a s5p-codec/fw $(region codec-fw; echo $R_SIZE)
+EOF
+	check_chunk "CMA: region cam can be allocated whole" $T/whole.out 1 $(region cam; echo $R_SIZE) cam
+	check_chunk "CMA: region codec-a can be allocated whole" $T/whole.out 2 $(region codec-a; echo $R_SIZE) codec-a
+	check_chunk "CMA: region codec-b can be allocated whole" $T/whole.out 3 $(region codec-b; echo $R_SIZE) codec-b
+	check_chunk "CMA: region codec-fw can be allocated whole" $T/whole.out 4 $(region codec-fw; echo $R_SIZE) codec-fw
+	no_leaks "CMA: nothing leaked at the end"
+}
+
+scenario_override() {
+	cma=$(echo "$want" | tr ' ' '\n' | sed -n 's/^cma=//p')
+	map=$(echo "$want" | tr ' ' '\n' | sed -n 's/^cma_map=//p')
+	if [ -n "$cma" ]; then
+		check_eq "CMA boot log: cma= from the command line" \
+			"cma: cma=$cma (command line)" "$(klog | grep '^cma: cma=')"
+	else
+		check_eq "CMA boot log: cma= stays the platform default" \
+			"cma: cma=$DEF_CMA (platform default)" "$(klog | grep '^cma: cma=')"
+	fi
+	check_eq "CMA boot log: cma_map= from the command line" \
+		"cma: cma_map=$map (command line)" "$(klog | grep '^cma: cma_map=')"
+	check_eq "CMA boot log: no problems" "" "$(errors)"
+	check_debugfs
+	case "$board" in
+	goni)
+		check_eq "CMA: region cam moved" \
+			"cma: region cam: base=0x44000000 size=0x00800000 align=0x1000 allocator=bf" "$(region_line cam)"
+		check_eq "CMA: region codec-b moved to bank 2's start" \
+			"cma: region codec-b: base=0x50000000 size=0x01000000 align=0x1000 allocator=bf" "$(region_line codec-b)"
+		check_eq "CMA: region codec-fw is gone" "" "$(region_line codec-fw)"
+		region extra
+		check_eq "CMA: region extra, anywhere, 1 MiB aligned" "0 $((0x400000))" "$((R_BASE % 0x100000)) $R_SIZE"
+		session route <<EOF
+a s5p-codec/a 1M
+a s5p-codec/b 1M
+a s5p-cam/x 1M
+a test/y 1M
+a test 1M
+a s5p-codec/fw 4K
+a s5p-codec 4K
+EOF
+		check_chunk "CMA: s5p-codec kind a" $T/route.out 1 0x100000 codec-a 1
+		check_chunk "CMA: s5p-codec kind b" $T/route.out 2 0x100000 codec-b 2
+		check_chunk "CMA: s5p-cam kind x" $T/route.out 3 0x100000 cam 1
+		check_chunk "CMA: test kind y, a new device and region" $T/route.out 4 0x100000 extra
+		check_chunk "CMA: test with no kind (test/* matches it)" $T/route.out 5 0x100000 extra
+		check_eq "CMA: s5p-codec kind fw and no kind have no rule any more (2 ENOENT)" 2 \
+			"$(grep -c 'cma_alloc: No such file or directory (ENOENT)' $T/route.err)"
+		;;
+	aquila)
+		check_eq "CMA boot log: the default regions" \
+			"$DEF_REGIONS" "$(klog | grep -E '^cma: region (cam|codec-a|codec-b):')"
+		session route <<EOF
+a s5p-codec/a 1M
+a s5p-codec/b 1M
+a anything/at-all 1M
+a s5p-cam 1M
+EOF
+		check_chunk "CMA: */* sends s5p-codec kind a to cam (first rule wins)" $T/route.out 1 0x100000 cam 1
+		check_chunk "CMA: s5p-codec kind b to cam" $T/route.out 2 0x100000 cam 1
+		check_chunk "CMA: any device and kind to cam" $T/route.out 3 0x100000 cam 1
+		check_chunk "CMA: */* matches the empty kind too" $T/route.out 4 0x100000 cam 1
+		;;
+	esac
+	no_leaks "CMA: nothing leaked"
+}
+
+scenario_bad() {
+	case "$board" in
+	goni)
+		expect="cma: error: cma=bad1=0: size is 0; region refused
+cma: error: cma=bad2=1M/3: alignment 0x3 is not a power of two; region refused
+cma: error: cma=bad3=1M:nope: unknown allocator 'nope'; region refused
+cma: error: cma=bad.5=1M: '.' is not allowed in a name; region refused
+cma: error: cma=ok=2M: duplicate name; region refused
+cma: error: cma=bad6=1M:bf(x: unclosed '('; region refused
+cma: error: cma=ovl2=1M@0x44100000: 0x44100000-0x441fffff overlaps region ovl; region refused
+cma: error: region bad4: 0x60000000-0x600fffff is not RAM; region refused
+cma: error: cma_map=nope: no '='; rule dropped
+cma: error: cma_map=x=missing,ok: no region missing; skipped
+cma: error: cma_map=a*b=ok: '*' must end a pattern; rule dropped"
+		check_eq "CMA: one message per problem, nothing else" "$expect" "$(errors)"
+		check_eq "CMA boot log: summary" \
+			"cma: 2 regions reserved (3072 KiB), 2 map rules, 11 problems" \
+			"$(klog | grep '^cma: [0-9]* regions reserved')"
+		check_eq "CMA: the good region ovl is where asked" \
+			"cma: region ovl: base=0x44000000 size=0x00200000 align=0x1000 allocator=bf" "$(region_line ovl)"
+		session route <<EOF
+a s5p-cam 4K
+a x 4K
+a s5p-cam 2M
+EOF
+		check_chunk "CMA: the good rule s5p-cam=ok works" $T/route.out 1 0x1000 ok
+		check_chunk "CMA: the rule x=ok keeps its known region" $T/route.out 2 0x1000 ok
+		check_err "CMA: region ok is 1 MiB" $T/route.err "(ENOMEM)"
+		;;
+	aquila)
+		len=$(echo "$want" | tr ' ' '\n' | sed -n 's/^cma=//p' | tr -d '\n' | wc -c)
+		expect="cma: error: cma= is $len characters long, more than 512; ignored
+cma: error: cma_map=s5p-codec/a,,b=codec-a: empty pattern; rule dropped
+cma: error: cma_map=q=codec-a,zz: no region zz; skipped"
+		check_eq "CMA: one message per problem, nothing else" "$expect" "$(errors)"
+		check_eq "CMA boot log: the too long cma= falls back on the default" \
+			"cma: cma=$DEF_CMA (platform default)" "$(klog | grep '^cma: cma=')"
+		check_eq "CMA boot log: summary" \
+			"cma: 4 regions reserved ($DEF_TOTAL KiB), 3 map rules, 3 problems" \
+			"$(klog | grep '^cma: [0-9]* regions reserved')"
+		session route <<EOF
+a s5p-cam.1/y 1M
+a q 1M
+a s5p-codec/x 1M
+EOF
+		check_chunk "CMA: s5p-cam*/* still goes to cam" $T/route.out 1 0x100000 cam 1
+		check_chunk "CMA: q=codec-a,zz keeps codec-a" $T/route.out 2 0x100000 codec-a 1
+		check_err "CMA: /x matches no device of its own (ENOENT)" $T/route.err \
+			"cma_alloc: No such file or directory (ENOENT)"
+		;;
+	esac
+	check_debugfs
+	no_leaks "CMA: nothing leaked"
+}
+
+case "$scenario" in
+defaults) scenario_defaults ;;
+override) scenario_override ;;
+bad) scenario_bad ;;
+*) not_ok "CMA: unknown scenario '$scenario'" ;;
+esac
+[ "$T_FAILED" = 0 ]

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host shims for the CMA framework's unit tests: allocation with leak
+ * counting and failure injection, a printk log, error-checking mutexes,
+ * fake memblock RAM banks, and the registries behind early_param() and
+ * the initcalls.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/init.h>
+#include <linux/memblock.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/kstrtox.h>
+
+#include "shim.h"
+
+/* Allocation */
+
+static pthread_mutex_t shim_lock = PTHREAD_MUTEX_INITIALIZER;
+long shim_live_objects;
+long shim_fail_after = -1;	/* fail the allocation when this reaches 0 */
+long shim_allocations;
+
+void *shim_kmalloc(size_t size, int zero)
+{
+	void *p = NULL;
+	int fail;
+
+	pthread_mutex_lock(&shim_lock);
+	shim_allocations++;
+	fail = shim_fail_after == 0;
+	if (shim_fail_after >= 0)
+		shim_fail_after--;
+	if (!fail) {
+		p = zero ? calloc(1, size) : malloc(size);
+		if (p && !zero)
+			memset(p, 0xa5, size);	/* catch reads of uninitialised fields */
+		if (p)
+			shim_live_objects++;
+	}
+	pthread_mutex_unlock(&shim_lock);
+	return p;
+}
+
+void kfree(const void *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&shim_lock);
+	shim_live_objects--;
+	pthread_mutex_unlock(&shim_lock);
+	free((void *)p);
+}
+
+/* printk */
+
+char shim_log[1 << 16];
+size_t shim_log_len;
+int shim_log_echo;
+
+void shim_printk(int level, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (shim_log_echo)
+		fprintf(stderr, "    <%d>%s", level, line);
+	pthread_mutex_lock(&shim_lock);
+	n = strlen(line);
+	if (shim_log_len + n < sizeof(shim_log)) {
+		memcpy(shim_log + shim_log_len, line, n + 1);
+		shim_log_len += n;
+	}
+	pthread_mutex_unlock(&shim_lock);
+}
+
+int shim_warnings;
+
+void shim_warn(const char *file, int line, const char *cond)
+{
+	shim_printk(4, "WARNING: %s:%d: %s\n", file, line, cond);
+	__atomic_add_fetch(&shim_warnings, 1, __ATOMIC_SEQ_CST);
+}
+
+void shim_log_clear(void)
+{
+	shim_log_len = 0;
+	shim_log[0] = '\0';
+}
+
+/* Number of log lines containing @needle. */
+int shim_log_count(const char *needle)
+{
+	const char *p = shim_log;
+	int n = 0;
+
+	while ((p = strstr(p, needle))) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* Mutexes */
+
+void mutex_init(struct mutex *lock)
+{
+	pthread_mutexattr_t attr;
+
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
+	pthread_mutex_init(&lock->m, &attr);
+	pthread_mutexattr_destroy(&attr);
+}
+
+void mutex_destroy(struct mutex *lock)
+{
+	if (pthread_mutex_destroy(&lock->m))
+		shim_warn(__FILE__, __LINE__, "mutex_destroy() of a held mutex");
+}
+
+void mutex_lock(struct mutex *lock)
+{
+	if (pthread_mutex_lock(&lock->m))
+		shim_warn(__FILE__, __LINE__, "mutex_lock() of a mutex this thread holds");
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	if (pthread_mutex_unlock(&lock->m))
+		shim_warn(__FILE__, __LINE__, "mutex_unlock() of a mutex not held");
+}
+
+/* Strings */
+
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s == '-' || *s == '+' || *s == ' ' || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno || end == s || *end)
+		return -EINVAL;
+	*res = v;
+	return 0;
+}
+
+ssize_t strscpy(char *dest, const char *src, size_t count)
+{
+	size_t n = strnlen(src, count);
+
+	if (!count)
+		return -E2BIG;
+	if (n == count) {
+		memcpy(dest, src, count - 1);
+		dest[count - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dest, src, n + 1);
+	return n;
+}
+
+/* memblock: a few banks of RAM and a list of reserved ranges. */
+
+struct shim_range {
+	unsigned long long base, size;
+};
+
+static struct shim_range shim_ram[8], shim_rsv[64];
+static int shim_nr_ram, shim_nr_rsv;
+
+void shim_memblock_reset(void)
+{
+	shim_nr_ram = 0;
+	shim_nr_rsv = 0;
+}
+
+void shim_memblock_add(unsigned long long base, unsigned long long size)
+{
+	shim_ram[shim_nr_ram].base = base;
+	shim_ram[shim_nr_ram++].size = size;
+}
+
+bool memblock_is_region_memory(phys_addr_t base, phys_addr_t size)
+{
+	int i;
+
+	for (i = 0; i < shim_nr_ram; i++)
+		if (base >= shim_ram[i].base &&
+		    (unsigned long long)base + size <= shim_ram[i].base + shim_ram[i].size)
+			return true;
+	return false;
+}
+
+bool memblock_is_region_reserved(phys_addr_t base, phys_addr_t size)
+{
+	unsigned long long end = (unsigned long long)base + size;
+	int i;
+
+	for (i = 0; i < shim_nr_rsv; i++)
+		if (base < shim_rsv[i].base + shim_rsv[i].size && shim_rsv[i].base < end)
+			return true;
+	return false;
+}
+
+int memblock_reserve(phys_addr_t base, phys_addr_t size)
+{
+	if (shim_nr_rsv == 64)
+		return -ENOMEM;
+	shim_rsv[shim_nr_rsv].base = base;
+	shim_rsv[shim_nr_rsv++].size = size;
+	return 0;
+}
+
+int memblock_phys_free(phys_addr_t base, phys_addr_t size)
+{
+	int i;
+
+	for (i = 0; i < shim_nr_rsv; i++)
+		if (shim_rsv[i].base == base && shim_rsv[i].size == size) {
+			shim_rsv[i] = shim_rsv[--shim_nr_rsv];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* Top down, like memblock's default, in the highest bank first. */
+phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
+				      phys_addr_t start, phys_addr_t end)
+{
+	int i;
+
+	for (i = shim_nr_ram - 1; i >= 0; i--) {
+		unsigned long long lo = shim_ram[i].base, a;
+
+		if (shim_ram[i].size < size)
+			continue;
+		for (a = (lo + shim_ram[i].size - size) & ~((unsigned long long)align - 1);
+		     a >= lo; a -= align) {
+			if (!memblock_is_region_reserved(a, size)) {
+				memblock_reserve(a, size);
+				return a;
+			}
+			if (a < align)
+				break;
+		}
+	}
+	return 0;
+}
+
+int shim_is_reserved_exactly(unsigned long long base, unsigned long long size)
+{
+	int i;
+
+	for (i = 0; i < shim_nr_rsv; i++)
+		if (shim_rsv[i].base == base && shim_rsv[i].size == size)
+			return 1;
+	return 0;
+}
+
+/* early_param() and initcalls */
+
+static struct {
+	const char *name;
+	int (*fn)(char *val);
+} shim_params[8];
+static int shim_nr_params;
+
+static struct {
+	const char *name;
+	int (*fn)(void);
+} shim_initcalls[8];
+static int shim_nr_initcalls;
+
+void shim_register_param(const char *name, int (*fn)(char *val))
+{
+	shim_params[shim_nr_params].name = name;
+	shim_params[shim_nr_params++].fn = fn;
+}
+
+void shim_register_initcall(const char *name, int (*fn)(void))
+{
+	shim_initcalls[shim_nr_initcalls].name = name;
+	shim_initcalls[shim_nr_initcalls++].fn = fn;
+}
+
+/* Hand "name=val" to the early_param() handler for name; 0 if none. */
+int shim_early_param(const char *name, const char *val)
+{
+	int i;
+
+	for (i = 0; i < shim_nr_params; i++)
+		if (!strcmp(shim_params[i].name, name))
+			return shim_params[i].fn(val ? strdup(val) : NULL), 1;
+	return 0;
+}
+
+void shim_run_initcalls(void)
+{
+	int i;
+
+	for (i = 0; i < shim_nr_initcalls; i++)
+		shim_initcalls[i].fn();
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the host harness (shim.c) offers the tests. */
+#ifndef __CMA_HOST_SHIM_H
+#define __CMA_HOST_SHIM_H
+
+extern long shim_live_objects, shim_fail_after, shim_allocations;
+extern char shim_log[];
+extern int shim_log_echo, shim_warnings;
+
+void shim_log_clear(void);
+int shim_log_count(const char *needle);
+void shim_memblock_reset(void);
+void shim_memblock_add(unsigned long long base, unsigned long long size);
+int shim_is_reserved_exactly(unsigned long long base, unsigned long long size);
+int shim_early_param(const char *name, const char *val);
+void shim_run_initcalls(void);
+
+#endif

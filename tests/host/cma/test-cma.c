@@ -1,0 +1,1252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the CMA framework (mm/cma-parse.c, mm/cma-regions.c,
+ * mm/cma-best-fit.c of the patched kernel tree).
+ *
+ *   test-cma [SEED [STEPS]]
+ *
+ * Prints one "ok - ..." or "not ok - ..." line per case; details of a
+ * failure follow on indented "# ..." lines.  Exits non-zero on failure.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/cma.h>
+#include <linux/cma-int.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/memblock.h>
+#include <linux/mm.h>
+
+#include "cma-regions.h"
+#include "shim.h"
+
+#define MiB (1UL << 20)
+#define KiB (1UL << 10)
+
+/* A tiny TAP framework */
+
+static int case_failed, total_failed, total_cases;
+static char case_name[200];
+
+static void begin(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(case_name, sizeof(case_name), fmt, ap);
+	va_end(ap);
+	case_failed = 0;
+	shim_log_clear();
+}
+
+static void end(void)
+{
+	printf("%s - %s\n", case_failed ? "not ok" : "ok", case_name);
+	fflush(stdout);
+	total_cases++;
+	total_failed += case_failed;
+}
+
+static void fail_at(int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    # line %d: ", line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	case_failed = 1;
+}
+
+#define CHECK(cond) do {						\
+		if (!(cond))						\
+			fail_at(__LINE__, "failed: %s", #cond);		\
+	} while (0)
+#define CHECKF(cond, fmt, ...) do {					\
+		if (!(cond))						\
+			fail_at(__LINE__, "failed: %s: " fmt, #cond,	\
+				##__VA_ARGS__);				\
+	} while (0)
+
+static void dump_log(void)
+{
+	char *copy = strdup(shim_log), *line, *save = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("    # log: %s\n", line);
+	free(copy);
+}
+
+/* A second allocator, "foo", which is best-fit under another name. */
+static struct cma_allocator foo_allocator;
+
+static void register_foo(void)
+{
+	foo_allocator = cma_bf_allocator;
+	foo_allocator.name = "foo";
+	if (cma_allocator_register(&foo_allocator))
+		fail_at(__LINE__, "cannot register foo");
+}
+
+/* cma= */
+
+struct exp_region {
+	const char *name;
+	unsigned long start, size, align;
+	const char *alloc, *params;
+};
+
+struct region_case {
+	const char *str;
+	unsigned int problems;
+	const char *message;	/* in the last problem reported */
+	struct exp_region regs[5];
+};
+
+static const struct region_case region_cases[] = {
+	/* The spec's and the 2010 documentation's examples */
+	{ "r=20M", 0, NULL, { { "r", 0, 20 * MiB, 4096, "bf" } } },
+	{ "v=20M;c=20M", 0, NULL,
+	  { { "v", 0, 20 * MiB, 4096, "bf" }, { "c", 0, 20 * MiB, 4096, "bf" } } },
+	{ "r1=64M@512M/1M:foo(bar);r2=64M/1M;r3=64M@512M:foo", 1,
+	  "cma=r3=64M@512M:foo: 0x20000000-0x23ffffff overlaps region r1; region refused",
+	  { { "r1", 512 * MiB, 64 * MiB, MiB, "foo", "bar" },
+	    { "r2", 0, 64 * MiB, MiB, "bf" } } },
+	{ "a=32M@0;b=32M@512M", 0, NULL,
+	  { { "a", 0, 32 * MiB, 4096, "bf" }, { "b", 512 * MiB, 32 * MiB, 4096, "bf" } } },
+	{ "vf=1M/128K;a=20M;b=20M@512M", 0, NULL,
+	  { { "vf", 0, MiB, 128 * KiB, "bf" }, { "a", 0, 20 * MiB, 4096, "bf" },
+	    { "b", 512 * MiB, 20 * MiB, 4096, "bf" } } },
+	{ "a=100M", 0, NULL, { { "a", 0, 100 * MiB, 4096, "bf" } } },
+	{ "r3=64M@512M:foo", 0, NULL, { { "r3", 512 * MiB, 64 * MiB, 4096, "foo" } } },
+	/* Separators, numbers and rounding */
+	{ "a=1M,b=2M", 0, NULL,
+	  { { "a", 0, MiB, 4096, "bf" }, { "b", 0, 2 * MiB, 4096, "bf" } } },
+	{ "a=1M;;b=2M;", 0, NULL,
+	  { { "a", 0, MiB, 4096, "bf" }, { "b", 0, 2 * MiB, 4096, "bf" } } },
+	{ "", 0, NULL, { { NULL } } },
+	{ ";,;", 0, NULL, { { NULL } } },
+	{ "a=0x100000", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
+	{ "a=1m/64k", 0, NULL, { { "a", 0, MiB, 64 * KiB, "bf" } } },
+	{ "a=1", 0, NULL, { { "a", 0, 4096, 4096, "bf" } } },
+	{ "a=4097", 0, NULL, { { "a", 0, 8192, 4096, "bf" } } },
+	{ "a=1M/0", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
+	{ "a=1M/1K", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
+	{ "a=1M@0x40000001", 0, NULL, { { "a", 0x40001000, MiB, 4096, "bf" } } },
+	{ "a=1M@0x40010000/1M", 0, NULL, { { "a", 0x40100000, MiB, MiB, "bf" } } },
+	{ "A_b-9=1G", 0, NULL, { { "A_b-9", 0, 1024 * MiB, 4096, "bf" } } },
+	{ "sixteen_chars_ab=1M", 0, NULL, { { "sixteen_chars_ab", 0, MiB, 4096, "bf" } } },
+	{ "a=1M:", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
+	{ "a=1M:bf", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
+	{ "a=1M:bf()", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
+	{ "a=1M:(x=1;y,z)", 0, NULL, { { "a", 0, MiB, 4096, "bf", "x=1;y,z" } } },
+	{ "a=1M:foo(p),b=1M", 0, NULL,
+	  { { "a", 0, MiB, 4096, "foo", "p" }, { "b", 0, MiB, 4096, "bf" } } },
+	/* One problem each; the rest is kept */
+	{ "a", 1, "cma=a: no '=SIZE'; region refused", { { NULL } } },
+	{ "=1M;b=1M", 1, "cma==1M: empty name; region refused",
+	  { { "b", 0, MiB, 4096, "bf" } } },
+	{ "a.b=1M", 1, "cma=a.b=1M: '.' is not allowed in a name; region refused", { { NULL } } },
+	{ "seventeen_chars_x=1M", 1, "name longer than 16 characters", { { NULL } } },
+	{ "a=1M;a=2M", 1, "cma=a=2M: duplicate name; region refused",
+	  { { "a", 0, MiB, 4096, "bf" } } },
+	{ "a=0;b=1M", 1, "cma=a=0: size is 0; region refused",
+	  { { "b", 0, MiB, 4096, "bf" } } },
+	{ "a=", 1, "cma=a=: size not a number; region refused", { { NULL } } },
+	{ "a=x", 1, "cma=a=x: size not a number", { { NULL } } },
+	{ "a=99999999999999999999999", 1, "size too large", { { NULL } } },
+	{ "a=20E", 1, "cma=a=20E: size too large", { { NULL } } },
+	{ "a=1M@x", 1, "cma=a=1M@x: start not a number", { { NULL } } },
+	{ "a=1M/3", 1, "cma=a=1M/3: alignment 0x3 is not a power of two; region refused",
+	  { { NULL } } },
+	{ "a=1M/x", 1, "alignment not a number", { { NULL } } },
+	{ "a=1M:bf(x;b=1M", 1, "cma=a=1M:bf(x: unclosed '('; region refused",
+	  { { "b", 0, MiB, 4096, "bf" } } },
+	{ "a=1M:bf(x)y", 1, "cma=a=1M:bf(x)y: unexpected 'y'", { { NULL } } },
+	{ "a=1Mjunk;b=1M", 1, "cma=a=1Mjunk: unexpected 'junk'; region refused",
+	  { { "b", 0, MiB, 4096, "bf" } } },
+	{ "a=1M(x)", 1, "unexpected '(x)'", { { NULL } } },
+	{ "a=1M:nope", 1, "cma=a=1M:nope: unknown allocator 'nope'; region refused",
+	  { { NULL } } },
+	{ "a=1M:verylongallocatorname", 1, "unknown allocator", { { NULL } } },
+	{ "a=2M@0x40000000;b=1M@0x40100000;c=1M@0x40200000", 1,
+	  "cma=b=1M@0x40100000: 0x40100000-0x401fffff overlaps region a; region refused",
+	  { { "a", 0x40000000, 2 * MiB, 4096, "bf" },
+	    { "c", 0x40200000, MiB, 4096, "bf" } } },
+	{ "a=0;b=x;c=1M/3;d=1M", 3, "alignment 0x3",
+	  { { "d", 0, MiB, 4096, "bf" } } },
+};
+
+static void test_region_case(const struct region_case *c)
+{
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	char *str = strdup(c->str);
+	unsigned int nr, i, n;
+
+	begin("cma=%s: %u problems", c->str, c->problems);
+	for (n = 0; c->regs[n].name; n++)
+		;
+	nr = cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep);
+	CHECKF(nr == n, "%u regions, expected %u", nr, n);
+	CHECKF(rep.problems == c->problems, "%u problems (last: %s)",
+	       rep.problems, rep.last);
+	if (c->message)
+		CHECKF(strstr(rep.last, c->message), "message \"%s\"", rep.last);
+	for (i = 0; i < nr && i < n; i++) {
+		const struct exp_region *e = &c->regs[i];
+		const struct cma_region *r = &regs[i];
+
+		CHECKF(!strcmp(r->name, e->name), "%s", r->name);
+		CHECKF(r->start == e->start, "%s: start %#lx", r->name, r->start);
+		CHECKF(r->size == e->size, "%s: size %#lx", r->name, r->size);
+		CHECKF(r->alignment == e->align, "%s: align %#lx", r->name,
+		       r->alignment);
+		CHECKF(r->fixed == !!e->start, "%s: fixed", r->name);
+		CHECKF(r->alloc && !strcmp(r->alloc->name, e->alloc),
+		       "%s: allocator %s", r->name, r->alloc ? r->alloc->name : "-");
+		CHECKF(e->params ? r->alloc_params && !strcmp(r->alloc_params, e->params)
+				 : !r->alloc_params,
+		       "%s: params %s", r->name, r->alloc_params ?: "(none)");
+	}
+	free(str);
+	end();
+}
+
+static void test_region_limits(void)
+{
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	char str[CMA_PARAM_MAX * 2];
+	unsigned int i, nr;
+	size_t len = 0;
+
+	begin("cma= with 18 regions: the 17th and 18th are refused, one message each");
+	for (i = 0; i < 18; i++)
+		len += sprintf(str + len, "%sr%u=1M", i ? ";" : "", i);
+	nr = cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep);
+	CHECKF(nr == 16, "%u", nr);
+	CHECKF(rep.problems == 2, "%u", rep.problems);
+	CHECKF(strstr(rep.last, "cma=r17=1M: more than 16 regions; region refused"),
+	       "%s", rep.last);
+	end();
+
+	begin("cma=: the 17th region is checked before it is refused for the limit");
+	len = 0;
+	for (i = 0; i < 16; i++)
+		len += sprintf(str + len, "r%u=1M;", i);
+	strcpy(str + len, "r0=1M");
+	nr = cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep);
+	CHECK(strstr(rep.last, "duplicate name"));
+	end();
+
+	begin("cma= problems are printed once each with the 'cma: error:' prefix");
+	rep = (struct cma_report){ };
+	strcpy(str, "a=0;b=1M/3;c=1M");
+	nr = cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep);
+	CHECK(nr == 1);
+	CHECKF(shim_log_count("cma: error: ") == 2, "%d", shim_log_count("cma: error: "));
+	CHECK(shim_log_count("cma: error: cma=a=0: size is 0; region refused\n") == 1);
+	CHECK(shim_log_count(
+		"cma: error: cma=b=1M/3: alignment 0x3 is not a power of two; region refused\n") == 1);
+	end();
+}
+
+/* cma_map= */
+
+struct map_query {
+	const char *dev, *kind, *expect;	/* regions "a,b"; NULL: no rule */
+};
+
+struct map_case {
+	const char *regions, *map;
+	unsigned int problems;
+	const char *message;
+	const char *formatted;		/* the rules as logged, ";"-joined */
+	struct map_query q[14];
+};
+
+static const struct map_case map_cases[] = {
+	{ "r=20M", "video,camera=r", 0, NULL, "video,camera=r",
+	  { { "video", NULL, "r" }, { "camera", "", "r" }, { "video", "x", NULL },
+	    { "videos", NULL, NULL }, { "foo", NULL, NULL } } },
+	{ "v=20M;c=20M", "video=v;camera=c", 0, NULL, "video=v;camera=c",
+	  { { "video", NULL, "v" }, { "camera", NULL, "c" } } },
+	{ "a=32M;b=32M", "foo/a=a,b;foo/b=b,a", 0, NULL, "foo/a=a,b;foo/b=b,a",
+	  { { "foo", "a", "a,b" }, { "foo", "b", "b,a" }, { "foo", NULL, NULL },
+	    { "foo", "c", NULL }, { "bar", "a", NULL } } },
+	{ "vf=1M/128K;a=20M;b=20M", "video/a=a;video/b=b;video/f=vf", 0, NULL,
+	  "video/a=a;video/b=b;video/f=vf",
+	  { { "video", "a", "a" }, { "video", "b", "b" }, { "video", "f", "vf" },
+	    { "video", NULL, NULL } } },
+	{ "a=100M", "*/*=a", 0, NULL, "*/*=a",
+	  { { "video", NULL, "a" }, { "x", "y", "a" }, { "s5p-codec", "b", "a" } } },
+	{ "r1=1M;r2=1M;r3=1M", "foo=r1;foo/quaz=r2;/*=r3;bar/*=r1,r2;baz?/a*,baz?/b*=r3",
+	  0, NULL, "foo=r1;foo/quaz=r2;/*=r3;bar/*=r1,r2;baz?/a*,baz?/b*=r3",
+	  { { "foo", NULL, "r1" }, { "foo", "quaz", "r2" }, { "foo", "x", "r3" },
+	    { "foo", "quazz", "r3" }, { "bar", NULL, "r1,r2" }, { "bar", "k", "r1,r2" },
+	    { "baz1", "abc", "r3" }, { "bazz", "b", "r3" }, { "baz1", "c", NULL },
+	    { "baz", "a", NULL }, { "baz12", "a", NULL }, { "fo", NULL, NULL },
+	    { "foo1", "quaz", NULL } } },
+	{ "r=1M;s=1M", "a?c=r;*=s", 0, NULL, "a?c=r;*=s",
+	  { { "abc", NULL, "r" }, { "ac", NULL, "s" }, { "abbc", NULL, "s" },
+	    { "x", "k", NULL } } },
+	{ "r=1M;s=1M", "dev/=r;dev/?=s", 0, NULL, "dev/=r;dev/?=s",
+	  { { "dev", NULL, "r" }, { "dev", "x", "s" }, { "dev", "xy", NULL } } },
+	{ "r=1M;s=1M", "a=r;/x=s", 0, NULL, "a=r;/x=s",
+	  { { "a", "x", "s" }, { "b", "x", NULL } } },
+	/* The S5PV210 boards' default map (arch/arm/mach-s5pv210/s5pv210.c) */
+	{ "cam=16M;codec-a=32M;codec-b=32M;codec-fw=1M/128K",
+	  "s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b;"
+	  "s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a;"
+	  "s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw;"
+	  "s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b;"
+	  "s5p-cam*/*,????????.s5p-cam*/*=cam", 0, NULL,
+	  "s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b;"
+	  "s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a;"
+	  "s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw;"
+	  "s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b;"
+	  "s5p-cam*/*,????????.s5p-cam*/*=cam",
+	  { { "s5p-codec", "a", "codec-a,codec-b" }, { "s5p-codec.0", "b", "codec-b,codec-a" },
+	    { "f1700000.s5p-codec", "b", "codec-b,codec-a" }, { "s5p-codec", "fw", "codec-fw" },
+	    { "f1700000.s5p-codec", "fw", "codec-fw" }, { "s5p-codec", NULL, "codec-a,codec-b" },
+	    { "s5p-codec.1", "other", "codec-a,codec-b" }, { "s5p-cam", NULL, "cam" },
+	    { "fb200000.s5p-cam", "preview", "cam" }, { "1234567.s5p-cam", NULL, NULL },
+	    { "camera", NULL, NULL }, { "s5p", "a", NULL } } },
+	/* Problems */
+	{ "r=1M", "video", 1, "cma_map=video: no '='; rule dropped", "",
+	  { { "video", NULL, NULL } } },
+	{ "r=1M", "video;camera=r", 1, "cma_map=video: no '='", "camera=r",
+	  { { "camera", NULL, "r" } } },
+	{ "r=1M", "=r", 1, "cma_map==r: empty pattern; rule dropped", "", { { NULL } } },
+	{ "r=1M", "a,,b=r", 1, "empty pattern", "", { { NULL } } },
+	{ "r=1M", "a=", 1, "cma_map=a=: empty region name; rule dropped", "", { { NULL } } },
+	{ "r=1M", "a=r,,r", 1, "empty region name", "", { { NULL } } },
+	{ "r=1M", "a*b=r", 1, "cma_map=a*b=r: '*' must end a pattern; rule dropped", "",
+	  { { NULL } } },
+	{ "r=1M", "a/b*c=r", 1, "'*' must end a pattern", "", { { NULL } } },
+	{ "r=1M", "a/b/c=r", 1, "more than one '/' in a pattern", "", { { NULL } } },
+	{ "r=1M", "a=r.x", 1, "'.' is not allowed in a region name", "", { { NULL } } },
+	{ "r=1M", "a=b=r", 1, "'=' is not allowed in a region name", "", { { NULL } } },
+	{ "r=1M", "a=nope", 1, "cma_map=a=nope: no region nope; skipped", "a=",
+	  { { "a", NULL, "" } } },
+	{ "r=1M", "a=nope,r,nada", 2, "no region nada; skipped", "a=r",
+	  { { "a", NULL, "r" } } },
+	{ "r=1M", "/a=r;b=r", 1,
+	  "cma_map=/a=r: '/a' follows no device pattern and never matches", "/a=r;b=r",
+	  { { "b", "a", NULL }, { "b", NULL, "r" }, { "x", "a", NULL } } },
+	{ "r=1M", "", 0, NULL, "", { { "a", NULL, NULL } } },
+	{ "r=1M", ";;a=r;", 0, NULL, "a=r", { { "a", NULL, "r" } } },
+};
+
+static void format_regions(char *buf, const struct cma_map *map,
+			   const struct cma_map_rule *rule)
+{
+	unsigned int i;
+
+	*buf = '\0';
+	for (i = 0; i < rule->nr_regions; i++)
+		sprintf(buf + strlen(buf), "%s%s", i ? "," : "",
+			map->regions[rule->region + i]->name);
+}
+
+static void test_map_case(const struct map_case *c)
+{
+	static struct cma_map map;
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	char *rstr = strdup(c->regions), *mstr = strdup(c->map);
+	char buf[600], all[2000] = "";
+	unsigned int nr, i;
+
+	begin("cma_map=%s: %u problems", c->map, c->problems);
+	nr = cma_parse_regions(rstr, regs, CMA_MAX_REGIONS, &rep);
+	CHECK(rep.problems == 0);
+	cma_parse_map(mstr, &map, regs, nr, &rep);
+	CHECKF(rep.problems == c->problems, "%u problems (last: %s)", rep.problems,
+	       rep.last);
+	if (c->message)
+		CHECKF(strstr(rep.last, c->message), "message \"%s\"", rep.last);
+	for (i = 0; i < map.nr_rules; i++) {
+		cma_format_rule(buf, sizeof(buf), &map, &map.rules[i]);
+		sprintf(all + strlen(all), "%s%s", i ? ";" : "", buf);
+	}
+	CHECKF(!strcmp(all, c->formatted), "rules \"%s\", expected \"%s\"", all,
+	       c->formatted);
+	for (i = 0; c->q[i].dev; i++) {
+		const struct map_query *q = &c->q[i];
+		const struct cma_map_rule *rule = cma_map_match(&map, q->dev, q->kind);
+
+		if (rule)
+			format_regions(buf, &map, rule);
+		CHECKF(q->expect ? rule && !strcmp(buf, q->expect) : !rule,
+		       "%s/%s -> %s, expected %s", q->dev, q->kind ?: "(null)",
+		       rule ? buf : "no rule", q->expect ?: "no rule");
+	}
+	free(rstr);
+	free(mstr);
+	end();
+}
+
+static void test_map_limits(void)
+{
+	static struct cma_map map;
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	char rstr[] = "r=1M", mstr[CMA_PARAM_MAX * 2];
+	unsigned int i, nr;
+	size_t len = 0;
+
+	begin("cma_map= with 66 rules: the 65th and 66th are dropped, one message each");
+	nr = cma_parse_regions(rstr, regs, CMA_MAX_REGIONS, &rep);
+	for (i = 0; i < 66; i++)
+		len += sprintf(mstr + len, "%sd%u=r", i ? ";" : "", i);
+	cma_parse_map(mstr, &map, regs, nr, &rep);
+	CHECKF(map.nr_rules == 64, "%u", map.nr_rules);
+	CHECKF(rep.problems == 2, "%u", rep.problems);
+	CHECKF(strstr(rep.last, "cma_map=d65=r: more than 64 rules; rule dropped"), "%s",
+	       rep.last);
+	CHECK(cma_map_match(&map, "d63", NULL));
+	CHECK(!cma_map_match(&map, "d64", NULL));
+	end();
+
+	begin("cma_map= of 512 characters of one-letter patterns fits the pattern pool");
+	len = 0;
+	for (i = 0; len < CMA_PARAM_MAX - 4; i++)
+		len += sprintf(mstr + len, "%s%c", i ? "," : "", 'a' + i % 26);
+	strcpy(mstr + len, "=r");
+	CHECK(strlen(mstr) <= CMA_PARAM_MAX);
+	rep = (struct cma_report){ .quiet = true };
+	cma_parse_map(mstr, &map, regs, nr, &rep);
+	CHECKF(rep.problems == 0, "%s", rep.last);
+	CHECK(map.nr_rules == 1);
+	CHECK(cma_map_match(&map, "z", NULL));
+	end();
+
+	begin("cma_match_pattern: '?' is one character, '*' the rest");
+	CHECK(cma_match_pattern("", ""));
+	CHECK(!cma_match_pattern("", "a"));
+	CHECK(cma_match_pattern("*", ""));
+	CHECK(cma_match_pattern("*", "anything"));
+	CHECK(cma_match_pattern("a*", "a"));
+	CHECK(!cma_match_pattern("a*", "b"));
+	CHECK(cma_match_pattern("?", "x"));
+	CHECK(!cma_match_pattern("?", ""));
+	CHECK(!cma_match_pattern("?", "xy"));
+	CHECK(cma_match_pattern("s5p-?am*", "s5p-cam.0"));
+	CHECK(!cma_match_pattern("abc", "ab"));
+	CHECK(!cma_match_pattern("ab", "abc"));
+	end();
+}
+
+/* Allocators: random sequences, checking invariants after every step */
+
+struct hole {
+	unsigned long start, size;
+};
+
+struct holes {
+	unsigned int n;
+	struct hole h[4096];
+};
+
+static int collect_hole(unsigned long start, unsigned long size, void *data)
+{
+	struct holes *hs = data;
+
+	if (hs->n == 4096)
+		return -ENOSPC;
+	hs->h[hs->n].start = start;
+	hs->h[hs->n++].size = size;
+	return 0;
+}
+
+struct interval {
+	unsigned long start, size;
+	int hole;
+};
+
+static int cmp_interval(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+struct live {
+	struct cma_chunk *chunk;
+	unsigned long size, align;
+};
+
+/* The region is exactly tiled by the chunks and the (maximal) holes. */
+static int check_region(struct cma_region *reg, struct live *live, unsigned int n,
+			const char *when)
+{
+	static struct holes hs;
+	static struct interval iv[8192];
+	unsigned long used = 0, largest = 0, pos;
+	unsigned int i, k = 0;
+	int bad = 0;
+
+#define BAD(fmt, ...) do {						\
+		fail_at(__LINE__, "%s: " fmt, when, ##__VA_ARGS__);	\
+		bad = 1;						\
+	} while (0)
+
+	hs.n = 0;
+	if (reg->alloc->for_each_free(reg, collect_hole, &hs))
+		BAD("too many holes");
+	for (i = 0; i < hs.n; i++) {
+		iv[k++] = (struct interval){ hs.h[i].start, hs.h[i].size, 1 };
+		largest = largest > hs.h[i].size ? largest : hs.h[i].size;
+		if (!hs.h[i].size)
+			BAD("empty hole at %#lx", hs.h[i].start);
+		if (i && hs.h[i - 1].start + hs.h[i - 1].size >= hs.h[i].start)
+			BAD("holes %#lx+%#lx and %#lx+%#lx touch or overlap (not merged)",
+			    hs.h[i - 1].start, hs.h[i - 1].size, hs.h[i].start,
+			    hs.h[i].size);
+	}
+	for (i = 0; i < n; i++) {
+		struct cma_chunk *c = live[i].chunk;
+
+		iv[k++] = (struct interval){ c->start, c->size, 0 };
+		used += c->size;
+		if (c->size != PAGE_ALIGN(live[i].size))
+			BAD("chunk %#lx: size %#lx for a request of %#lx", c->start, c->size,
+			    live[i].size);
+		if (c->start & (live[i].align - 1))
+			BAD("chunk %#lx not aligned to %#lx", c->start, live[i].align);
+		if (c->reg != reg)
+			BAD("chunk %#lx: wrong region", c->start);
+	}
+	qsort(iv, k, sizeof(*iv), cmp_interval);
+	pos = reg->start;
+	for (i = 0; i < k; i++) {
+		if (iv[i].start != pos)
+			BAD("%s at %#lx+%#lx where %#lx was expected (gap or overlap)",
+			    iv[i].hole ? "hole" : "chunk", iv[i].start, iv[i].size, pos);
+		pos = iv[i].start + iv[i].size;
+	}
+	if (pos != reg->start + reg->size)
+		BAD("chunks and holes end at %#lx, the region at %#lx", pos,
+		    reg->start + reg->size);
+	if (reg->used != used)
+		BAD("region says %#lx bytes used, chunks add up to %#lx", reg->used, used);
+	if (reg->nr_chunks != n)
+		BAD("region says %lu chunks, there are %u", reg->nr_chunks, n);
+	if (cma_region_largest_free(reg) != largest)
+		BAD("largest_free %#lx, largest hole %#lx", cma_region_largest_free(reg),
+		    largest);
+	if (reg->alloc->largest_free && reg->alloc->largest_free(reg) != largest)
+		BAD("largest_free() disagrees");
+#undef BAD
+	return bad;
+}
+
+/* Best fit: the smallest hole that fits at the alignment, lowest address first. */
+static int bf_expected_hole(struct cma_region *reg, unsigned long size,
+			    unsigned long align, struct hole *out)
+{
+	static struct holes hs;
+	unsigned int i;
+	int found = 0;
+
+	hs.n = 0;
+	reg->alloc->for_each_free(reg, collect_hole, &hs);
+	for (i = 0; i < hs.n; i++) {
+		unsigned long s = (hs.h[i].start + align - 1) & ~(align - 1);
+
+		if (s < hs.h[i].start || s - hs.h[i].start > hs.h[i].size ||
+		    hs.h[i].size - (s - hs.h[i].start) < size)
+			continue;
+		if (!found || hs.h[i].size < out->size ||
+		    (hs.h[i].size == out->size && hs.h[i].start < out->start))
+			*out = hs.h[i];
+		found = 1;
+	}
+	return found;
+}
+
+static unsigned long rnd_size(void)
+{
+	int r = rand() % 100;
+
+	if (r < 5)
+		return 1 + rand() % 4096;			/* sub-page */
+	if (r < 70)
+		return (1 + rand() % 64) * 4096UL;
+	if (r < 92)
+		return (64 + rand() % 2048) * 4096UL - rand() % 4096;
+	return (2048 + rand() % 20000) * 4096UL;		/* up to ~80 MiB */
+}
+
+static unsigned long rnd_align(void)
+{
+	if (rand() % 2)
+		return rand() % 2 ? 0 : 4096;
+	return 1UL << (rand() % 13 + 12);			/* 4 KiB .. 16 MiB */
+}
+
+static void test_random(const char *alloc_name, unsigned int seed, unsigned int steps,
+			unsigned long start, unsigned long size)
+{
+	static struct live live[1024];
+	struct cma_region reg = {
+		.name = "rnd", .start = start, .size = size, .alignment = 4096,
+	};
+	unsigned int n = 0, step, allocs = 0, fails = 0;
+	long objects = shim_live_objects;
+	char when[80];
+	int bf = !strcmp(alloc_name, "bf") || !strcmp(alloc_name, "foo");
+
+	begin("allocator %s: %u random steps (seed %u) in %#lx+%#lx keep the invariants",
+	      alloc_name, steps, seed, start, size);
+	srand(seed);
+	reg.alloc = cma_allocator_find(alloc_name);
+	if (!reg.alloc || cma_region_init(&reg)) {
+		fail_at(__LINE__, "cannot set up the region");
+		end();
+		return;
+	}
+	check_region(&reg, live, 0, "start");
+	CHECK(cma_region_largest_free(&reg) == size);
+
+	for (step = 1; step <= steps && !case_failed; step++) {
+		if (n == 0 || (n < 1024 && rand() % 100 < 55)) {
+			unsigned long rsize = rnd_size(), ralign = rnd_align();
+			unsigned long psize = PAGE_ALIGN(rsize);
+			unsigned long palign = ralign < 4096 ? 4096 : ralign;
+			struct hole want = { 0, 0 };
+			int fits = bf ? bf_expected_hole(&reg, psize, palign, &want) : 0;
+			struct cma_chunk *c = cma_region_alloc(&reg, psize, palign);
+
+			snprintf(when, sizeof(when), "step %u: alloc %#lx/%#lx", step, rsize,
+				 ralign);
+			if (c) {
+				allocs++;
+				live[n++] = (struct live){ c, rsize, palign };
+				if (bf && !fits)
+					fail_at(__LINE__, "%s: got %#lx, no hole fits", when,
+						c->start);
+				else if (bf && (c->start < want.start ||
+						c->start - want.start > want.size ||
+						want.size - (c->start - want.start) < c->size))
+					fail_at(__LINE__,
+						"%s: got %#lx, not in the best hole %#lx+%#lx", when,
+						c->start, want.start, want.size);
+			} else {
+				fails++;
+				if (bf && fits)
+					fail_at(__LINE__, "%s: failed, hole %#lx+%#lx fits", when,
+						want.start, want.size);
+			}
+		} else {
+			unsigned int i = rand() % n;
+
+			snprintf(when, sizeof(when), "step %u: free %#lx+%#lx", step,
+				 live[i].chunk->start, live[i].chunk->size);
+			cma_region_free(live[i].chunk);
+			live[i] = live[--n];
+		}
+		check_region(&reg, live, n, when);
+	}
+	while (n && !case_failed) {
+		cma_region_free(live[--n].chunk);
+		check_region(&reg, live, n, "freeing everything");
+	}
+	if (!case_failed) {
+		static struct holes hs;
+
+		hs.n = 0;
+		reg.alloc->for_each_free(&reg, collect_hole, &hs);
+		CHECKF(hs.n == 1 && hs.h[0].start == start && hs.h[0].size == size,
+		       "after freeing everything: %u holes", hs.n);
+		CHECK(reg.allocs == allocs && reg.alloc_fails == fails);
+		CHECKF(allocs > steps / 4 && fails > 0, "%u allocations, %u failures",
+		       allocs, fails);
+		cma_region_cleanup(&reg);
+		CHECKF(shim_live_objects == objects, "%ld objects leaked",
+		       shim_live_objects - objects);
+	}
+	printf("    # %u allocations, %u failures\n", allocs, fails);
+	end();
+}
+
+/* A fixed sequence with known answers, for the best-fit rules. */
+static void test_bf_fixed(void)
+{
+	struct cma_region reg = {
+		.name = "fix", .start = 0x40000000, .size = 16 * MiB, .alignment = 4096,
+	};
+	struct cma_chunk *a, *b, *c, *d, *e, *f;
+	long objects = shim_live_objects;
+
+	begin("bf: best fit, alignment walk, middle-to-end move, split and merges");
+	reg.alloc = cma_allocator_find("bf");
+	CHECK(reg.alloc == &cma_bf_allocator);
+	CHECK(cma_allocator_find(NULL) == &cma_bf_allocator);
+	CHECK(cma_allocator_find("") == &cma_bf_allocator);
+	CHECK(!cma_region_init(&reg));
+
+	a = cma_region_alloc(&reg, MiB, 4096);			/* front of the region */
+	CHECK(a && a->start == 0x40000000);
+	b = cma_region_alloc(&reg, MiB, 4096);
+	CHECK(b && b->start == 0x40100000);
+	c = cma_region_alloc(&reg, 2 * MiB, 4096);
+	CHECK(c && c->start == 0x40200000);
+	d = cma_region_alloc(&reg, MiB, 4096);
+	CHECK(d && d->start == 0x40400000);
+	/* holes: none below d; free a (1M) and c (2M): holes 1M@0, 2M@2M, 11M@5M */
+	cma_region_free(a);
+	cma_region_free(c);
+	CHECK(cma_region_largest_free(&reg) == 11 * MiB);
+	/* 1M fits exactly in the 1M hole (the smallest) */
+	a = cma_region_alloc(&reg, MiB, 4096);
+	CHECK(a && a->start == 0x40000000);
+	/* 512K aligned to 1M: the 2M hole at 0x40200000 is the smallest fitting */
+	e = cma_region_alloc(&reg, 512 * KiB, MiB);
+	CHECK(e && e->start == 0x40200000);
+	/* 1M aligned to 4M: the 1.5M hole cannot; the 11M hole from 0x40500000 can
+	 * at 0x40800000, in its middle; its end 0x40ff0000.. is not 4M aligned: split */
+	f = cma_region_alloc(&reg, MiB, 4 * MiB);
+	CHECK(f && f->start == 0x40800000);
+	cma_region_free(f);
+	/* 1M aligned to 1M in the 11M hole 0x40500000-0x40ffffff: at its front */
+	f = cma_region_alloc(&reg, 3 * MiB, MiB);
+	CHECK(f && f->start == 0x40500000);
+	cma_region_free(f);
+	/* Middle placement moved to the end: hole 0x40280000+1.5M, 512K aligned to
+	 * 512K fits at its front... use 256K aligned to 512K in the 1.5M hole:
+	 * front 0x40280000 is 512K aligned -> front. */
+	f = cma_region_alloc(&reg, 256 * KiB, 512 * KiB);
+	CHECK(f && f->start == 0x40280000);
+	cma_region_free(f);
+	/* hole 0x40280000+0x180000 (1.5M): 512K aligned to 1M: first aligned
+	 * start 0x40300000 is in the middle; the end 0x40380000 is 512K but not
+	 * 1M aligned -> split: chunk at 0x40300000. */
+	f = cma_region_alloc(&reg, 512 * KiB, MiB);
+	CHECK(f && f->start == 0x40300000);
+	cma_region_free(f);
+	/* hole 0x40500000+11M ends at 0x41000000: 1M aligned to 2M would sit at
+	 * 0x40600000 (middle); the end 0x40f00000 is not 2M aligned: split.
+	 * 2M aligned to 2M: 0x40600000 middle, end 0x40e00000 2M aligned: moved
+	 * to the end. */
+	f = cma_region_alloc(&reg, 2 * MiB, 2 * MiB);
+	CHECK(f && f->start == 0x40e00000);
+	cma_region_free(f);
+	/* too big */
+	CHECK(!cma_region_alloc(&reg, 12 * MiB, 4096));
+	CHECK(reg.alloc_fails == 1);
+
+	cma_region_free(e);
+	cma_region_free(b);
+	cma_region_free(d);
+	cma_region_free(a);
+	CHECK(cma_region_largest_free(&reg) == 16 * MiB);
+	cma_region_cleanup(&reg);
+	CHECK(shim_live_objects == objects);
+	end();
+
+	begin("rb_root_init() makes a one-node tree, or an empty one");
+	{
+		struct rb_root root;
+		struct rb_node node;
+
+		rb_root_init(&root, &node);
+		CHECK(root.rb_node == &node && !node.rb_left && !node.rb_right);
+		CHECK(rb_parent(&node) == NULL);
+		CHECK(rb_first(&root) == &node && rb_last(&root) == &node);
+		CHECK(!rb_next(&node) && !rb_prev(&node));
+		rb_erase(&node, &root);
+		CHECK(RB_EMPTY_ROOT(&root));
+		rb_root_init(&root, NULL);
+		CHECK(RB_EMPTY_ROOT(&root));
+	}
+	end();
+}
+
+/* Boots: each in a child process, so that the framework starts fresh. */
+
+struct boot {
+	const char *cma, *map;		/* the command line's; NULL: not given */
+	const char *def_cma, *def_map;	/* the platform's; NULL: none */
+	int board;			/* 0: Goni, 1: Aquila, 2: 0-1G */
+};
+
+static int boot(const struct boot *b)
+{
+	shim_memblock_reset();
+	if (b->board == 2) {
+		shim_memblock_add(0, 1024 * MiB);
+	} else {
+		shim_memblock_add(0x30000000, 80 * MiB);
+		shim_memblock_add(0x40000000, b->board ? 384 * MiB : 256 * MiB);
+		if (!b->board)
+			shim_memblock_add(0x50000000, 128 * MiB);
+	}
+	memblock_reserve(0x30008000, 8 * MiB);		/* the kernel */
+	memblock_reserve(0x32800000, 4 * MiB);		/* the initramfs */
+	if (b->cma)
+		shim_early_param("cma", b->cma);
+	if (b->map)
+		shim_early_param("cma_map", b->map);
+	if (b->def_cma || b->def_map)
+		cma_defaults(b->def_cma, b->def_map);
+	return cma_regions_allocate(NULL);
+}
+
+static int in_log(const char *line)
+{
+	char buf[700];
+
+	snprintf(buf, sizeof(buf), "%s\n", line);
+	return shim_log_count(buf);
+}
+
+#define CHECK_LOG(line) CHECKF(in_log(line) == 1, "log line \"%s\"", line)
+#define CHECK_ERRORS(n) CHECKF(shim_log_count("cma: error: ") == (n), \
+			       "%d error lines, expected %d", \
+			       shim_log_count("cma: error: "), n)
+
+static struct device *dev(const char *name)
+{
+	static struct device d[16];
+	static int i;
+
+	d[i % 16].init_name = name;
+	return &d[i++ % 16];
+}
+
+static void run_forked(const char *name, void (*fn)(void))
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		fn();
+		fflush(stdout);
+		_exit(case_failed);
+	}
+	waitpid(pid, &status, 0);
+	total_cases++;
+	if (WIFEXITED(status)) {
+		total_failed += WEXITSTATUS(status) != 0;
+		return;
+	}
+	printf("not ok - %s: crashed (signal %d)\n", name, WTERMSIG(status));
+	total_failed++;
+}
+
+static void boot_cmdline(void)
+{
+	struct boot b = {
+		"a=32M@0x40000000;b=32M@0x50000000;c=1M/128K;d=16M",
+		"video/a=a,b;video/b=b,a;video/f=c;*=d",
+	};
+	unsigned long x;
+	int ret;
+
+	begin("boot: command-line regions reserved, logged and allocated from as mapped");
+	ret = boot(&b);
+	CHECK(ret == 4);
+	CHECK_LOG("cma: cma=a=32M@0x40000000;b=32M@0x50000000;c=1M/128K;d=16M (command line)");
+	CHECK_LOG("cma: cma_map=video/a=a,b;video/b=b,a;video/f=c;*=d (command line)");
+	CHECK_LOG("cma: region a: base=0x40000000 size=0x02000000 align=0x1000 allocator=bf");
+	CHECK_LOG("cma: region b: base=0x50000000 size=0x02000000 align=0x1000 allocator=bf");
+	CHECK_LOG("cma: region c: base=0x57f00000 size=0x00100000 align=0x20000 allocator=bf");
+	CHECK_LOG("cma: region d: base=0x56f00000 size=0x01000000 align=0x1000 allocator=bf");
+	CHECK_LOG("cma: map rule 1: video/a=a,b");
+	CHECK_LOG("cma: map rule 2: video/b=b,a");
+	CHECK_LOG("cma: map rule 3: video/f=c");
+	CHECK_LOG("cma: map rule 4: *=d");
+	CHECK_LOG("cma: 4 regions reserved (82944 KiB), 4 map rules, 0 problems");
+	CHECK_ERRORS(0);
+	CHECK(shim_is_reserved_exactly(0x40000000, 32 * MiB));
+	CHECK(shim_is_reserved_exactly(0x57f00000, MiB));
+
+	/* Nothing is served before the initcall has set up the allocators. */
+	CHECK(cma_alloc(dev("video"), "a", MiB, 0) == (unsigned long)-ENOMEM);
+	shim_run_initcalls();
+
+	CHECK(cma_alloc(dev("video"), "a", MiB, 0) == 0x40000000);
+	CHECK(cma_alloc(dev("video"), "b", MiB, 0) == 0x50000000);
+	CHECK(cma_alloc(dev("video"), "f", 4096, 0) == 0x57f00000);
+	CHECK(cma_alloc(dev("camera"), NULL, MiB, 0) == 0x56f00000);
+	CHECK(cma_alloc(dev("video"), "", MiB, 0) == 0x57000000);
+	CHECK(cma_alloc(dev("video"), "x", MiB, 0) == (unsigned long)-ENOENT);
+	CHECK(cma_alloc(dev("camera"), "a", MiB, 0) == (unsigned long)-ENOENT);
+	/* Kind a spills over into b when a is full */
+	x = cma_alloc(dev("video"), "a", 31 * MiB, 0);
+	CHECK(x == 0x40100000);
+	x = cma_alloc(dev("video"), "a", MiB, 0);
+	CHECK(x == 0x50100000);
+	CHECK(cma_alloc(dev("video"), "a", 31 * MiB, 0) == (unsigned long)-ENOMEM);
+	CHECK(shim_warnings == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+static void boot_defaults(void)
+{
+	struct boot b = { NULL, NULL, "p=8M@0x48000000;q=4M", "cam=p;*/*=q" };
+
+	begin("boot: the platform defaults apply when the command line gives neither");
+	CHECK(boot(&b) == 2);
+	CHECK_LOG("cma: cma=p=8M@0x48000000;q=4M (platform default)");
+	CHECK_LOG("cma: cma_map=cam=p;*/*=q (platform default)");
+	CHECK_LOG("cma: region p: base=0x48000000 size=0x00800000 align=0x1000 allocator=bf");
+	CHECK_ERRORS(0);
+	shim_run_initcalls();
+	CHECK(cma_alloc(dev("cam"), NULL, 4096, 0) == 0x48000000);
+	CHECK(cma_alloc(dev("other"), "k", 4096, 0) == 0x57c00000);
+	end();
+}
+
+static void boot_override_cma(void)
+{
+	struct boot b = { "p=1M@0x44000000", NULL, "p=8M@0x48000000;q=4M", "cam=p;*/*=q" };
+
+	begin("boot: cma= on the command line replaces the default; the default cma_map= stays");
+	CHECK(boot(&b) == 1);
+	CHECK_LOG("cma: cma=p=1M@0x44000000 (command line)");
+	CHECK_LOG("cma: cma_map=cam=p;*/*=q (platform default)");
+	CHECK_LOG("cma: region p: base=0x44000000 size=0x00100000 align=0x1000 allocator=bf");
+	CHECK_LOG("cma: error: cma_map=*/*=q: no region q; skipped");
+	CHECK_ERRORS(1);
+	CHECK_LOG("cma: map rule 2: */*=");
+	shim_run_initcalls();
+	CHECK(cma_alloc(dev("cam"), NULL, 4096, 0) == 0x44000000);
+	CHECK(cma_alloc(dev("x"), "y", 4096, 0) == (unsigned long)-ENOMEM);
+	end();
+}
+
+static void boot_override_map(void)
+{
+	struct boot b = { NULL, "*=q", "p=8M@0x48000000;q=4M", "cam=p;*/*=q" };
+
+	begin("boot: cma_map= on the command line replaces the default map only");
+	CHECK(boot(&b) == 2);
+	CHECK_LOG("cma: cma_map=*=q (command line)");
+	CHECK_ERRORS(0);
+	shim_run_initcalls();
+	CHECK(cma_alloc(dev("cam"), NULL, 4096, 0) == 0x57c00000);
+	CHECK(cma_alloc(dev("cam"), "k", 4096, 0) == (unsigned long)-ENOENT);
+	end();
+}
+
+static void boot_empty(void)
+{
+	struct boot b = { "", "", "p=8M@0x48000000;q=4M", "cam=p;*/*=q" };
+
+	begin("boot: empty cma= and cma_map= on the command line turn the defaults off");
+	CHECK(boot(&b) == 0);
+	CHECK_LOG("cma: cma= (command line)");
+	CHECK_LOG("cma: 0 regions reserved (0 KiB), 0 map rules, 0 problems");
+	shim_run_initcalls();
+	CHECK(cma_alloc(dev("cam"), NULL, 4096, 0) == (unsigned long)-ENOENT);
+	end();
+}
+
+static void boot_bad_ranges(void)
+{
+	struct boot b = {
+		"out=1M@0x60000000;kern=1M@0x30100000;edge=2M@0x34f00000;huge=1G;"
+		"ok=1M@0x40000000;bad=0;dup=1M@0x40000000;any=1M",
+		"d=out,ok;e=huge;f=any",
+	};
+
+	begin("boot: regions off RAM, on reserved memory or too big are refused, one message each");
+	CHECK(boot(&b) == 2);
+	CHECK_LOG("cma: error: cma=bad=0: size is 0; region refused");
+	CHECK_LOG("cma: error: cma=dup=1M@0x40000000: 0x40000000-0x400fffff overlaps region ok; region refused");
+	CHECK_LOG("cma: error: region out: 0x60000000-0x600fffff is not RAM; region refused");
+	CHECK_LOG("cma: error: region kern: 0x30100000-0x301fffff is not free (already reserved); region refused");
+	CHECK_LOG("cma: error: region edge: 0x34f00000-0x350fffff is not RAM; region refused");
+	CHECK_LOG("cma: error: region huge: no free 0x40000000 bytes of RAM aligned to 0x1000; region refused");
+	CHECK_LOG("cma: error: cma_map=d=out,ok: no region out; skipped");
+	CHECK_LOG("cma: error: cma_map=e=huge: no region huge; skipped");
+	CHECK_ERRORS(8);
+	CHECK_LOG("cma: 2 regions reserved (2048 KiB), 3 map rules, 8 problems");
+	shim_run_initcalls();
+	CHECK(cma_alloc(dev("d"), NULL, 4096, 0) == 0x40000000);
+	CHECK(cma_alloc(dev("e"), NULL, 4096, 0) == (unsigned long)-ENOMEM);
+	CHECK(cma_alloc(dev("f"), NULL, 4096, 0) == 0x57f00000);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+static void boot_too_long(void)
+{
+	static char cma[700];
+	struct boot b = { cma, NULL, "p=1M", "*=p" };
+	size_t len = 0;
+	int i;
+
+	for (i = 0; len < 600; i++)
+		len += sprintf(cma + len, "%sregion%d=1M", i ? ";" : "", i);
+	begin("boot: a cma= of %zu characters is refused with one message; the default is used",
+	      len);
+	CHECK(boot(&b) == 1);
+	{
+		char want[120];
+
+		snprintf(want, sizeof(want),
+			 "cma: error: cma= is %zu characters long, more than 512; ignored", len);
+		CHECK_LOG(want);
+	}
+	CHECK_LOG("cma: cma=p=1M (platform default)");
+	CHECK_ERRORS(1);
+	end();
+}
+
+static void boot_spec_example(void)
+{
+	struct boot b = { "r1=64M@512M/1M:foo(bar);r2=64M/1M;r3=64M@512M:foo", "", NULL, NULL, 2 };
+
+	begin("boot: the spec's allocator example: foo(bar) handed over, r3 overlaps r1");
+	register_foo();
+	CHECK(boot(&b) == 2);
+	CHECK_LOG("cma: region r1: base=0x20000000 size=0x04000000 align=0x100000 allocator=foo(bar)");
+	CHECK_LOG("cma: region r2: base=0x3c000000 size=0x04000000 align=0x100000 allocator=bf");
+	CHECK_LOG("cma: error: cma=r3=64M@512M:foo: 0x20000000-0x23ffffff overlaps region r1; region refused");
+	CHECK_ERRORS(1);
+	shim_run_initcalls();
+	CHECK(in_log("cma: bf: region r1: bf takes no parameters; \"bar\" ignored") == 1);
+	end();
+}
+
+static void boot_api(void)
+{
+	struct boot b = { "a=4M@0x40000000;b=4M@0x50000000", "dev=a;dev/k=b,a" };
+	struct cma_info info;
+	unsigned long x, y;
+	long objects;
+
+	begin("api: cma_alloc, cma_get, cma_put and cma_info behave as documented");
+	CHECK(boot(&b) == 2);
+	shim_run_initcalls();
+	objects = shim_live_objects;
+
+	CHECK(cma_alloc(NULL, NULL, 4096, 0) == (unsigned long)-EINVAL);
+	CHECK(cma_alloc(dev(NULL), NULL, 4096, 0) == (unsigned long)-EINVAL);
+	CHECK(cma_alloc(dev(""), NULL, 4096, 0) == (unsigned long)-EINVAL);
+	CHECK(cma_alloc(dev("dev"), NULL, 0, 0) == (unsigned long)-EINVAL);
+	CHECK(cma_alloc(dev("dev"), NULL, 4096, 3) == (unsigned long)-EINVAL);
+	CHECK(cma_alloc(dev("dev"), NULL, 4096, 0x3000) == (unsigned long)-EINVAL);
+	CHECK(cma_alloc(dev("dev"), NULL, -1UL, 0) == (unsigned long)-ENOMEM);
+	CHECK(cma_alloc(dev("dev"), NULL, 5 * MiB, 0) == (unsigned long)-ENOMEM);
+	CHECK(cma_alloc(dev("nodev"), NULL, 4096, 0) == (unsigned long)-ENOENT);
+	CHECK(IS_ERR_VALUE(cma_alloc(dev("nodev"), NULL, 4096, 0)));
+
+	x = cma_alloc(dev("dev"), NULL, 100, 0);		/* sub-page: one page */
+	CHECK(x == 0x40000000);
+	y = cma_alloc(dev("dev"), NULL, 4096, 2 * MiB);		/* aligned */
+	CHECK(y == 0x40200000);
+	CHECK(cma_alloc(dev("dev"), NULL, 4096, 0) == 0x40001000);
+	CHECK(cma_put(0x40001000) == 1);
+
+	CHECK(cma_get(x) == 0);
+	CHECK(cma_get(x) == 0);
+	CHECK(cma_put(x) == 0);
+	CHECK(cma_put(x) == 0);
+	CHECK(cma_put(x) == 1);
+	CHECK(cma_put(x) == -ENOENT);
+	CHECK(cma_get(x) == -ENOENT);
+	CHECK(cma_put(x + 4096) == -ENOENT);
+	CHECK(in_log("cma: cma_put(0x40000000): no chunk starts there") == 1);
+	CHECK(in_log("cma: cma_get(0x40000000): no chunk starts there") == 1);
+	/* best fit: the 2M-4K hole above y beats the 2M one below it */
+	CHECK(cma_alloc(dev("dev"), NULL, 4096, 0) == 0x40201000);
+	CHECK(cma_put(0x40201000) == 1);
+	CHECK(cma_alloc(dev("dev"), NULL, 2 * MiB, 0) == 0x40000000);
+	CHECK(cma_put(0x40000000) == 1);
+
+	CHECK(cma_info(&info, dev("dev"), NULL) == 0);
+	CHECK(info.lower_bound == 0x40000000 && info.upper_bound == 0x40400000);
+	CHECK(info.total_size == 4 * MiB && info.count == 1);
+	CHECK(cma_info(&info, dev("dev"), "k") == 0);
+	CHECK(info.lower_bound == 0x40000000 && info.upper_bound == 0x50400000);
+	CHECK(info.total_size == 8 * MiB && info.count == 2);
+	CHECK(cma_info(&info, dev("nodev"), NULL) == -ENOENT);
+	CHECK(cma_info(&info, NULL, NULL) == -EINVAL);
+	CHECK(cma_info(NULL, dev("dev"), NULL) == -EINVAL);
+
+	/* kind k prefers b */
+	x = cma_alloc(dev("dev"), "k", 4 * MiB, 0);
+	CHECK(x == 0x50000000);
+	CHECK(cma_alloc(dev("dev"), "k", 4096, 0) == 0x40201000);
+	CHECK(cma_put(0x40201000) == 1);
+	CHECK(cma_put(x) == 1);
+	CHECK(cma_put(y) == 1);
+	CHECK(shim_live_objects == objects);
+	CHECK(shim_warnings == 0);
+	end();
+}
+
+static void boot_kmalloc_failures(void)
+{
+	struct boot b = { "a=4M@0x40000000", "*=a" };
+	unsigned long x = 0;
+	long objects, k;
+
+	begin("api: a kmalloc() failure at any point gives -ENOMEM and leaks nothing");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	/* a hole in the middle, so that the next allocation has to split */
+	CHECK(cma_alloc(dev("d"), NULL, MiB, 0) == 0x40000000);
+	objects = shim_live_objects;
+	for (k = 0; k < 10; k++) {
+		shim_fail_after = k;
+		x = cma_alloc(dev("d"), NULL, 4096, 2 * MiB);
+		shim_fail_after = -1;
+		if (!IS_ERR_VALUE(x))
+			break;
+		CHECKF(x == (unsigned long)-ENOMEM, "failure %ld: %ld", k, (long)x);
+		CHECKF(shim_live_objects == objects, "failure %ld: %ld objects leaked", k,
+		       shim_live_objects - objects);
+	}
+	CHECKF(k >= 3, "only %ld allocations to fail", k);
+	CHECK(x == 0x40200000);
+	CHECK(cma_put(x) == 1);
+	CHECK(cma_put(0x40000000) == 1);
+	CHECK(cma_alloc(dev("d"), NULL, 4 * MiB, 0) == 0x40000000);
+	end();
+}
+
+static void boot_init_failure(void)
+{
+	struct boot b = { "a=4M@0x40000000;b=1M", "*=a,b" };
+
+	begin("boot: a region whose allocator fails to start is reported and skipped");
+	CHECK(boot(&b) == 2);
+	shim_fail_after = 0;		/* bf's first kzalloc(), for region a */
+	shim_run_initcalls();
+	shim_fail_after = -1;
+	CHECK_LOG("cma: error: region a: allocator bf failed to start (-12); region unused");
+	CHECK(cma_alloc(dev("x"), NULL, 4096, 0) == 0x57f00000);
+	end();
+}
+
+/* Threads hammering the API */
+
+struct thread_arg {
+	unsigned int seed, steps;
+	int bad;
+};
+
+static void *hammer(void *data)
+{
+	struct thread_arg *arg = data;
+	unsigned long held[32];
+	unsigned int n = 0, i;
+	static const char *const kinds[] = { NULL, "a", "b" };
+
+	for (i = 0; i < arg->steps; i++) {
+		if (n < 32 && (n == 0 || rand_r(&arg->seed) % 2)) {
+			unsigned long x = cma_alloc(dev("t"),
+						    kinds[rand_r(&arg->seed) % 3],
+						    (1 + rand_r(&arg->seed) % 64) * 4096UL,
+						    4096UL << (rand_r(&arg->seed) % 6));
+
+			if (!IS_ERR_VALUE(x))
+				held[n++] = x;
+			else if (x != (unsigned long)-ENOMEM)
+				arg->bad = 1;
+		} else {
+			unsigned int k = rand_r(&arg->seed) % n;
+
+			if (cma_get(held[k]) || cma_put(held[k]) != 0 || cma_put(held[k]) != 1)
+				arg->bad = 1;
+			held[k] = held[--n];
+		}
+	}
+	while (n)
+		if (cma_put(held[--n]) != 1)
+			arg->bad = 1;
+	return NULL;
+}
+
+static void boot_threads(void)
+{
+	struct boot b = { "a=2M@0x40000000;b=2M@0x50000000;c=1M", "t=c;t/a=a,c;t/b=b,c" };
+	struct thread_arg args[4];
+	pthread_t th[4];
+	long objects;
+	int i;
+
+	begin("api: 4 threads allocating and freeing at once leave every region whole");
+	CHECK(boot(&b) == 3);
+	shim_run_initcalls();
+	objects = shim_live_objects;
+	for (i = 0; i < 4; i++) {
+		args[i] = (struct thread_arg){ 1000 + i, 3000, 0 };
+		pthread_create(&th[i], NULL, hammer, &args[i]);
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		CHECKF(!args[i].bad, "thread %d saw a wrong result", i);
+	}
+	CHECK(shim_live_objects == objects);
+	CHECK(shim_warnings == 0);
+	CHECK(cma_alloc(dev("t"), "a", 2 * MiB, 0) == 0x40000000);
+	CHECK(cma_alloc(dev("t"), "b", 2 * MiB, 0) == 0x50000000);
+	CHECK(cma_alloc(dev("t"), NULL, MiB, 0) == 0x57f00000);
+	end();
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 20100720;
+	unsigned int steps = argc > 2 ? strtoul(argv[2], NULL, 0) : 3000;
+	static const char *const allocators[] = { "bf", "foo" };
+	unsigned int i;
+
+	shim_log_echo = getenv("CMA_TEST_VERBOSE") != NULL;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	/* Pure functions first, in this process. */
+	register_foo();
+	for (i = 0; i < sizeof(region_cases) / sizeof(region_cases[0]); i++)
+		test_region_case(&region_cases[i]);
+	test_region_limits();
+	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
+		test_map_case(&map_cases[i]);
+	test_map_limits();
+	test_bf_fixed();
+	for (i = 0; i < 2; i++) {
+		test_random(allocators[i], seed + i, steps, 0x40000000, 64 * MiB);
+		test_random(allocators[i], seed + 7 + i, steps / 3,
+			    -(unsigned long)(32 * MiB), 32 * MiB);
+	}
+	cma_allocator_unregister(&foo_allocator);
+
+	/* Boots, each in a fresh process. */
+	run_forked("boot_cmdline", boot_cmdline);
+	run_forked("boot_defaults", boot_defaults);
+	run_forked("boot_override_cma", boot_override_cma);
+	run_forked("boot_override_map", boot_override_map);
+	run_forked("boot_empty", boot_empty);
+	run_forked("boot_bad_ranges", boot_bad_ranges);
+	run_forked("boot_too_long", boot_too_long);
+	run_forked("boot_spec_example", boot_spec_example);
+	run_forked("boot_api", boot_api);
+	run_forked("boot_kmalloc_failures", boot_kmalloc_failures);
+	run_forked("boot_init_failure", boot_init_failure);
+	run_forked("boot_threads", boot_threads);
+
+	printf("# %d cases, %d failed\n", total_cases, total_failed);
+	return total_failed != 0;
+}

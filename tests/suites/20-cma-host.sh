@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The CMA framework on the host: the kernel's own mm/cma-parse.c,
+# mm/cma-regions.c and mm/cma-best-fit.c (from the patched tree) built for
+# the host and unit-tested (tests/host/cma), the user-space tools
+# (tools/cma), the UAPI header copy, and checkpatch on the kernel series.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$S5P_TOP/scripts/lib/kernel.sh"
+
+s5p_kernel_source
+t_pass "kernel tree with the series: $KSRC"
+
+# Unit tests of the kernel code, on the host.
+build=$S5P_CACHE/host-build/cma
+rm -rf "$build"
+if make -s -C "$S5P_TOP/tests/host/cma" KSRC="$KSRC" O="$build" >"$T_TMP/build.log" 2>&1; then
+	t_pass "host build of the kernel's CMA files"
+	"$build/test-cma" "${CMA_SEED:-20100720}" "${CMA_STEPS:-3000}"
+	t_check "host unit tests exit with status 0" [ $? = 0 ]
+else
+	t_fail "host build of the kernel's CMA files"
+	sed 's/^/#   /' "$T_TMP/build.log" | tail -n 30
+fi
+
+# A second random sequence each run, so that many seeds get tried over time.
+seed=$(date +%s)
+if [ -x "$build/test-cma" ]; then
+	"$build/test-cma" "$seed" 1000 >"$T_TMP/seed.log" 2>&1
+	t_check "host unit tests with seed $seed" [ $? = 0 ]
+	grep '^not ok' "$T_TMP/seed.log" | sed 's/^/#   /'
+fi
+
+# The UAPI header the tools build with is the kernel's.
+t_check "tools/cma/include/linux/cma.h is the kernel's include/uapi/linux/cma.h" \
+	cmp "$S5P_TOP/tools/cma/include/linux/cma.h" "$KSRC/include/uapi/linux/cma.h"
+
+# The tools: native (for the checks below) and static armel (the initramfs).
+tools=$T_TMP/tools
+cp -a "$S5P_TOP/tools/cma" "$tools"
+rm -rf "$tools/build"
+t_check "tools/cma builds natively without warnings" \
+	bash -c "make -s -C '$tools' 2>&1 | (! grep -E 'warning|error')"
+t_check "tools/cma installs static armel binaries into DESTDIR/usr/bin" \
+	bash -c "make -s -C '$tools' CROSS_COMPILE=arm-linux-gnueabi- DESTDIR='$T_TMP/dest' install &&
+		file '$T_TMP/dest/usr/bin/cma-test' '$T_TMP/dest/usr/bin/cma-abi-test' |
+		grep -c 'ARM.*statically linked' | grep -qx 2"
+
+ct=$tools/build/native/cma-test
+# ct_says INPUT LINE [COUNT]: cma-test, given INPUT (printf %b) and no
+# device, prints LINE (COUNT times, default once).
+ct_says() {
+	local n
+	n=$(printf '%b' "$1" | "$ct" -q -d "$T_TMP/no-such-device" 2>&1 | grep -cxF "$2")
+	[ "$n" = "${3:-1}" ]
+}
+t_check "cma-test: alloc without a name" ct_says 'a\n' 'a: expecting name'
+t_check "cma-test: alloc without a size" ct_says 'alloc dev\n' 'alloc: expecting size after name'
+t_check "cma-test: size 0 is refused" ct_says 'a dev 0\n' 'a: invalid size'
+t_check "cma-test: a bad alignment is refused" ct_says 'a dev 1M/x\n' 'a: invalid alignment'
+t_check "cma-test: trailing garbage is refused" ct_says 'a dev 1M/4Kx\n' 'a: unknown arguments at the end: x'
+t_check "cma-test: names and kinds longer than 16 characters are refused" \
+	ct_says 'a seventeen-chars-x 1M\na dev/seventeen-chars-x 1M\n' 'a: name or kind too long' 2
+t_check "cma-test: size and alignment with suffixes reach the device" \
+	ct_says 'a dev/kind 3M/64K\n' 'a: allocating 0x300000/0x10000'
+t_check "cma-test: a missing device is reported with its errno" \
+	ct_says 'a dev 1M\n' 'a: cma_alloc: No such file or directory (ENOENT)'
+t_check "cma-test: comments are ignored and an empty line repeats the last command" \
+	ct_says '# comment\nfree\n\n' 'free: no chunks' 2
+t_check "cma-test: unknown commands are reported" ct_says 'frobnicate\n' 'frobnicate: unknown command'
+t_check "cma-test: exit status 1 when a command failed" \
+	bash -c "printf 'f\n' | '$ct' -q >/dev/null 2>&1; [ \$? = 1 ]"
+printf 'alloc 1 dev - 0x1000 0x0 0x40000000\nbogus line\nfree 7\n' >"$T_TMP/bad.rec"
+t_check "cma-test: replay reports unreadable lines and unknown chunks" \
+	bash -c "'$ct' -d '$T_TMP/none' -p '$T_TMP/bad.rec' >'$T_TMP/rp.out' 2>&1; rc=\$?;
+		grep -q 'cannot parse: bogus line' '$T_TMP/rp.out' &&
+		grep -q 'free 7: no such chunk' '$T_TMP/rp.out' &&
+		grep -q 'alloc 1: ENOENT, recorded 0x40000000' '$T_TMP/rp.out' &&
+		grep -qx 'replay: 1 allocations, 1 frees, 3 mismatches' '$T_TMP/rp.out' && [ \$rc = 1 ]"
+
+# checkpatch on every patch of the series: every one "clean", nothing else
+# said.  (PATH: checkpatch's spdxcheck.py wants the distribution's python3,
+# with python3-ply and python3-git, not a pyenv or virtualenv python3.)
+checkpatch_clean() {
+	local out
+	out=$(env PATH="/usr/bin:$PATH" "$S5P_TOP/scripts/series.sh" kernel check 2>&1) || {
+		printf '%s\n' "$out"
+		return 1
+	}
+	# Without python3-ply and python3-git, checkpatch only skips its SPDX
+	# check (with a Python traceback): say so, and judge the rest.
+	if printf '%s\n' "$out" | grep -q 'spdxcheck.py'; then
+		echo "# note: checkpatch's SPDX check did not run (install python3-ply python3-git)" >&2
+		out=$(printf '%s\n' "$out" | grep -vE '^Traceback|spdxcheck\.py|^    (from ply|import git)|^ModuleNotFoundError')
+	fi
+	[ -n "$out" ] && ! printf '%s\n' "$out" | grep -v ': clean$'
+}
+t_check "checkpatch.pl is clean on every patch of kernel-patches/" checkpatch_clean
+
+t_done

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cma-test: drive the Contiguous Memory Allocator through /dev/cma.
+ *
+ * Reads commands from standard input (one per line):
+ *
+ *   l, list                                  list the chunks held
+ *   a, alloc <dev>[/<kind>] <size>[/<align>] allocate a chunk as <dev>
+ *   f, free [<num>]                          free chunk <num> (default: the last)
+ *   fill <num> <byte>                        write <byte> all over the chunk (mmap)
+ *   check <num> <byte>                       check the chunk holds only <byte> (mmap)
+ *   map <num> <offset> <length>              try to mmap part of the chunk
+ *   # ...                                    a comment
+ *   <empty line>                             repeat the previous command
+ *
+ * <num> is the number "list" shows (the chunk's file descriptor); sizes take
+ * K, M and G suffixes.  With -r FILE every allocation and free is also
+ * written to FILE; -p FILE replays such a file instead of reading commands
+ * and checks that each allocation gets the recorded result.  docs/cma.md
+ * describes the output and the record format.
+ *
+ * Based on the 2010 tools/cma/cma-test.c by Michal Nazarewicz.
+ */
+#include <linux/cma.h>
+
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RECORD_HEADER "# cma-test record 1"
+
+struct chunk {
+	struct chunk *next, *prev;
+	int fd;
+	unsigned int id;		/* sequence number, for the record */
+	unsigned long size;		/* as requested */
+	unsigned long start;
+};
+
+static struct chunk chunks = { .next = &chunks, .prev = &chunks };
+static const char *device = "/dev/cma";
+static FILE *record;
+static unsigned int next_id = 1;
+static int failures;		/* commands that went wrong */
+
+#define for_each_chunk(c) for (c = chunks.next; c != &chunks; c = c->next)
+
+static void err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	failures++;
+}
+
+static char *skip_space(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* A size with an optional K, M or G suffix; 0 on success. */
+static int parse_size(char *s, char **end, unsigned long *val)
+{
+	unsigned long long v;
+	int shift = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, end, 0);
+	if (errno)
+		return -1;
+	switch (**end) {
+	case 'G': case 'g':
+		shift = 30;
+		break;
+	case 'M': case 'm':
+		shift = 20;
+		break;
+	case 'K': case 'k':
+		shift = 10;
+		break;
+	}
+	if (shift) {
+		if (v > (ULLONG_MAX >> shift))
+			return -1;
+		v <<= shift;
+		++*end;
+	}
+	if (v > ULONG_MAX)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+static const struct {
+	int err;
+	const char *name;
+} errnames[] = {
+	{ EINVAL, "EINVAL" }, { ENOENT, "ENOENT" }, { ENOMEM, "ENOMEM" },
+	{ ENOTTY, "ENOTTY" }, { EBADFD, "EBADFD" }, { EFAULT, "EFAULT" },
+	{ ENOSPC, "ENOSPC" }, { ENODEV, "ENODEV" }, { EACCES, "EACCES" },
+	{ EPERM, "EPERM" }, { EAGAIN, "EAGAIN" }, { EBUSY, "EBUSY" },
+};
+
+static const char *errname(int e)
+{
+	static char buf[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (errnames[i].err == e)
+			return errnames[i].name;
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
+static int errnum(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (!strcmp(errnames[i].name, name))
+			return errnames[i].err;
+	if (name[0] == 'E' && isdigit((unsigned char)name[1]))
+		return atoi(name + 1);
+	return -1;
+}
+
+static struct chunk *find_chunk(int fd)
+{
+	struct chunk *c;
+
+	for_each_chunk(c)
+		if (c->fd == fd)
+			return c;
+	return NULL;
+}
+
+static void print_chunk(const struct chunk *c)
+{
+	printf("%3d: 0x%lx@0x%lx\n", c->fd, c->size, c->start);
+}
+
+/*
+ * Allocate as dev/kind; returns the new chunk, or NULL with errno set.
+ * The outcome goes to the record.
+ */
+static struct chunk *do_alloc(const char *dev, const char *kind,
+			      unsigned long size, unsigned long align)
+{
+	struct cma_alloc_request req;
+	struct chunk *c;
+	int fd, e;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	fd = open(device, O_RDWR);
+	if (fd < 0) {
+		e = errno;
+		free(c);
+		errno = e;
+		return NULL;
+	}
+	memset(&req, 0, sizeof(req));
+	req.magic = CMA_MAGIC;
+	strcpy(req.name, dev);
+	strcpy(req.kind, kind);
+	req.size = size;
+	req.alignment = align;
+	c->id = next_id++;
+	if (ioctl(fd, IOCTL_CMA_ALLOC, &req) < 0) {
+		e = errno;
+		if (record)
+			fprintf(record, "alloc %u %s %s 0x%lx 0x%lx %s\n", c->id,
+				dev, *kind ? kind : "-", size, align, errname(e));
+		close(fd);
+		free(c);
+		errno = e;
+		return NULL;
+	}
+	c->fd = fd;
+	c->size = size;
+	c->start = req.start;
+	c->next = &chunks;
+	c->prev = chunks.prev;
+	chunks.prev->next = c;
+	chunks.prev = c;
+	if (record)
+		fprintf(record, "alloc %u %s %s 0x%lx 0x%lx 0x%lx\n", c->id, dev,
+			*kind ? kind : "-", size, align, c->start);
+	return c;
+}
+
+static void do_free(struct chunk *c)
+{
+	c->prev->next = c->next;
+	c->next->prev = c->prev;
+	close(c->fd);
+	if (record)
+		fprintf(record, "free %u\n", c->id);
+	free(c);
+}
+
+/* Commands */
+
+static void cmd_list(const char *cmd, char *args)
+{
+	struct chunk *c;
+
+	(void)cmd;
+	(void)args;
+	for_each_chunk(c)
+		print_chunk(c);
+}
+
+static void cmd_alloc(const char *cmd, char *args)
+{
+	char *dev, *kind = NULL, *p;
+	unsigned long size, align = 0;
+	struct chunk *c;
+
+	args = skip_space(args);
+	if (!*args) {
+		err(cmd, "expecting name");
+		return;
+	}
+	dev = args;
+	for (p = args; *p && !isspace((unsigned char)*p); p++)
+		if (*p == '/' && !kind)
+			kind = p;
+	if (!*p) {
+		err(cmd, "expecting size after name");
+		return;
+	}
+	*p++ = '\0';
+	if (kind)
+		*kind++ = '\0';
+	if (strlen(dev) > sizeof(((struct cma_alloc_request *)0)->name) - 1 ||
+	    (kind && strlen(kind) > sizeof(((struct cma_alloc_request *)0)->kind) - 1)) {
+		err(cmd, "name or kind too long");
+		return;
+	}
+
+	p = skip_space(p);
+	if (parse_size(p, &p, &size) || !size) {
+		err(cmd, "invalid size");
+		return;
+	}
+	if (*p == '/' && parse_size(p + 1, &p, &align)) {
+		err(cmd, "invalid alignment");
+		return;
+	}
+	p = skip_space(p);
+	if (*p) {
+		err(cmd, "unknown arguments at the end: %s", p);
+		return;
+	}
+
+	fprintf(stderr, "%s: allocating 0x%lx/0x%lx\n", cmd, size, align);
+	c = do_alloc(dev, kind ? kind : "", size, align);
+	if (!c) {
+		err(cmd, "cma_alloc: %s (%s)", strerror(errno), errname(errno));
+		return;
+	}
+	print_chunk(c);
+}
+
+/* The chunk numbered by @args, or the last one when @args is empty. */
+static struct chunk *chunk_arg(const char *cmd, char **args)
+{
+	unsigned long num;
+	struct chunk *c;
+	char *p = skip_space(*args);
+
+	if (!*p) {
+		if (chunks.prev == &chunks) {
+			err(cmd, "no chunks");
+			return NULL;
+		}
+		*args = p;
+		return chunks.prev;
+	}
+	errno = 0;
+	num = strtoul(p, &p, 10);
+	if (errno || num > INT_MAX || (*p && !isspace((unsigned char)*p))) {
+		err(cmd, "invalid number");
+		return NULL;
+	}
+	c = find_chunk((int)num);
+	if (!c)
+		err(cmd, "no chunk %3lu", num);
+	*args = skip_space(p);
+	return c;
+}
+
+static void cmd_free(const char *cmd, char *args)
+{
+	struct chunk *c = chunk_arg(cmd, &args);
+
+	if (!c)
+		return;
+	if (*args) {
+		err(cmd, "unknown arguments at the end: %s", args);
+		return;
+	}
+	fprintf(stderr, "%s: freeing 0x%lx@0x%lx\n", cmd, c->size, c->start);
+	do_free(c);
+}
+
+static int byte_arg(const char *cmd, char *args, unsigned char *byte)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(args, &end, 0);
+	if (errno || end == args || v > 255 || *skip_space(end)) {
+		err(cmd, "expecting a byte value");
+		return -1;
+	}
+	*byte = v;
+	return 0;
+}
+
+static unsigned long chunk_len(const struct chunk *c)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return (c->size + page - 1) & ~(page - 1);
+}
+
+static void cmd_fill(const char *cmd, char *args)
+{
+	struct chunk *c = chunk_arg(cmd, &args);
+	unsigned char byte;
+	void *p;
+
+	if (!c || byte_arg(cmd, args, &byte))
+		return;
+	p = mmap(NULL, chunk_len(c), PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
+	if (p == MAP_FAILED) {
+		err(cmd, "mmap: %s (%s)", strerror(errno), errname(errno));
+		return;
+	}
+	memset(p, byte, chunk_len(c));
+	munmap(p, chunk_len(c));
+	printf("%3d: filled 0x%lx bytes with 0x%02x\n", c->fd, chunk_len(c), byte);
+}
+
+static void cmd_check(const char *cmd, char *args)
+{
+	struct chunk *c = chunk_arg(cmd, &args);
+	const unsigned char *p;
+	unsigned char byte;
+	unsigned long i;
+
+	if (!c || byte_arg(cmd, args, &byte))
+		return;
+	p = mmap(NULL, chunk_len(c), PROT_READ, MAP_SHARED, c->fd, 0);
+	if (p == MAP_FAILED) {
+		err(cmd, "mmap: %s (%s)", strerror(errno), errname(errno));
+		return;
+	}
+	for (i = 0; i < chunk_len(c) && p[i] == byte; i++)
+		;
+	if (i == chunk_len(c)) {
+		printf("%3d: 0x%lx bytes of 0x%02x\n", c->fd, i, byte);
+	} else {
+		printf("%3d: mismatch at +0x%lx: 0x%02x, not 0x%02x\n", c->fd, i,
+		       p[i], byte);
+		failures++;
+	}
+	munmap((void *)p, chunk_len(c));
+}
+
+static void cmd_map(const char *cmd, char *args)
+{
+	struct chunk *c = chunk_arg(cmd, &args);
+	unsigned long off, len;
+	char *p = args;
+	void *m;
+
+	if (!c)
+		return;
+	if (parse_size(p, &p, &off) || parse_size(skip_space(p), &p, &len) ||
+	    *skip_space(p)) {
+		err(cmd, "expecting <offset> <length>");
+		return;
+	}
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, off);
+	if (m == MAP_FAILED) {
+		printf("%3d: mmap +0x%lx/0x%lx: %s\n", c->fd, off, len, errname(errno));
+		return;
+	}
+	munmap(m, len);
+	printf("%3d: mmap +0x%lx/0x%lx: ok\n", c->fd, off, len);
+}
+
+static const struct command {
+	const char *name;
+	void (*handle)(const char *cmd, char *args);
+} commands[] = {
+	{ "list", cmd_list }, { "l", cmd_list },
+	{ "alloc", cmd_alloc }, { "a", cmd_alloc },
+	{ "free", cmd_free }, { "f", cmd_free },
+	{ "fill", cmd_fill }, { "check", cmd_check }, { "map", cmd_map },
+	{ NULL, NULL }
+};
+
+static void handle_command(char *line)
+{
+	static char last[1024];
+	const struct command *cmd;
+	char *name;
+
+	line = skip_space(line);
+	if (*line == '#')
+		return;
+	if (!*line)
+		strcpy(line, last);	/* both buffers are 1024 bytes */
+	else
+		strcpy(last, line);
+	if (!*line)
+		return;
+
+	name = line;
+	while (*line && !isspace((unsigned char)*line))
+		line++;
+	if (*line)
+		*line++ = '\0';
+	for (cmd = commands; cmd->name; cmd++) {
+		if (!strcmp(name, cmd->name)) {
+			cmd->handle(name, line);
+			if (record)
+				fflush(record);
+			return;
+		}
+	}
+	err(name, "unknown command");
+}
+
+/* Replay */
+
+static int replay(const char *path)
+{
+	unsigned int allocs = 0, frees = 0, mismatches = 0, lineno = 0;
+	struct { unsigned int rec; struct chunk *c; } *ids = NULL;
+	size_t nids = 0;
+	char line[1024];
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "cma-test: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char dev[64], kind[64], result[64];
+		unsigned long size, align, start;
+		unsigned int id;
+		struct chunk *c;
+		size_t i;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "alloc %u %63s %63s %lx %lx %63s", &id, dev, kind,
+			   &size, &align, result) == 6) {
+			int want_err = result[0] == 'E' ? errnum(result) : 0;
+
+			allocs++;
+			if (strlen(dev) > 16 || strlen(kind) > 16) {
+				fprintf(stderr, "replay: %s:%u: name too long\n", path, lineno);
+				mismatches++;
+				continue;
+			}
+			if (!want_err)
+				start = strtoul(result, NULL, 16);
+			c = do_alloc(dev, strcmp(kind, "-") ? kind : "", size, align);
+			if (c) {
+				ids = realloc(ids, (nids + 1) * sizeof(*ids));
+				ids[nids].rec = id;
+				ids[nids++].c = c;
+				if (want_err || c->start != start) {
+					printf("replay: line %u: alloc %u: 0x%lx, recorded %s\n",
+					       lineno, id, c->start, result);
+					mismatches++;
+				} else {
+					print_chunk(c);
+				}
+			} else if (errno != want_err) {
+				printf("replay: line %u: alloc %u: %s, recorded %s\n", lineno,
+				       id, errname(errno), result);
+				mismatches++;
+			} else {
+				printf("replay: line %u: alloc %u: %s, as recorded\n", lineno,
+				       id, errname(errno));
+			}
+		} else if (sscanf(line, "free %u", &id) == 1) {
+			frees++;
+			for (i = 0; i < nids && ids[i].rec != id; i++)
+				;
+			if (i == nids) {
+				printf("replay: line %u: free %u: no such chunk\n", lineno, id);
+				mismatches++;
+				continue;
+			}
+			do_free(ids[i].c);
+			ids[i] = ids[--nids];
+		} else {
+			fprintf(stderr, "replay: %s:%u: cannot parse: %s", path, lineno, line);
+			mismatches++;
+		}
+		if (record)
+			fflush(record);
+	}
+	fclose(f);
+	free(ids);
+	printf("replay: %u allocations, %u frees, %u mismatches\n", allocs, frees,
+	       mismatches);
+	return mismatches ? 1 : 0;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: cma-test [-d DEVICE] [-r RECORD] [-p REPLAY] [-q]\n"
+	      "  -d DEVICE  the CMA test device (default /dev/cma)\n"
+	      "  -r FILE    record allocations and frees to FILE\n"
+	      "  -p FILE    replay FILE instead of reading commands; exit 1 if\n"
+	      "             any allocation's result differs from the record\n"
+	      "  -q         do not print the command summary\n"
+	      "commands (standard input):\n"
+	      " l or list                                 list allocated chunks\n"
+	      " a or alloc <dev>[/<kind>] <size>[/<align>] allocate a chunk\n"
+	      " f or free  [<num>]                        free a chunk\n"
+	      " fill <num> <byte>                         fill a chunk (mmap)\n"
+	      " check <num> <byte>                        check a chunk's contents\n"
+	      " map <num> <offset> <length>               try to mmap part of a chunk\n"
+	      " # ...                                     comment\n"
+	      " <empty line>                              repeat previous\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	const char *record_path = NULL, *replay_path = NULL;
+	int quiet = 0, opt, ret = 0, skip = 0;
+	unsigned int no = 1;
+	char line[1024];
+
+	while ((opt = getopt(argc, argv, "d:r:p:qh")) != -1) {
+		switch (opt) {
+		case 'd':
+			device = optarg;
+			break;
+		case 'r':
+			record_path = optarg;
+			break;
+		case 'p':
+			replay_path = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (record_path) {
+		record = fopen(record_path, "w");
+		if (!record) {
+			fprintf(stderr, "cma-test: %s: %s\n", record_path, strerror(errno));
+			return 2;
+		}
+		fprintf(record, "%s\n", RECORD_HEADER);
+	}
+
+	if (replay_path) {
+		ret = replay(replay_path);
+	} else {
+		if (!quiet)
+			usage(stderr);
+		while (fgets(line, sizeof(line), stdin)) {
+			char *nl = strchr(line, '\n');
+
+			if (nl) {
+				if (skip) {
+					fprintf(stderr, "cma: %u: line too long\n", no);
+					skip = 0;
+				} else {
+					*nl = '\0';
+					handle_command(line);
+				}
+				++no;
+			} else if (feof(stdin)) {
+				handle_command(line);	/* last line without a newline */
+			} else {
+				skip = 1;
+			}
+		}
+		ret = failures ? 1 : 0;
+	}
+
+	while (chunks.next != &chunks)
+		do_free(chunks.next);
+	if (record && fclose(record)) {
+		fprintf(stderr, "cma-test: %s: %s\n", record_path, strerror(errno));
+		ret = 2;
+	}
+	return ret;
+}
