@@ -10,6 +10,7 @@
 ktap() {
 	local log=$1 board=$2 line n=0 suite=
 	while IFS= read -r line; do
+		line=${line%$'\r'}
 		line=$(printf '%s' "$line" | sed 's/^\[ *[0-9.]*\] //')
 		case "$line" in
 		*"# Subtest: cma-regions") suite=1 ;;
