@@ -81,8 +81,13 @@ s5p_qemu_build() {
 		echo "$ckey" >"$QBUILD/.s5p-configured"
 	fi
 	s5p_log "qemu: building qemu-system-arm in $QBUILD (about 4 min on 2 cores when cold)"
-	local targets=(qemu-system-arm)
-	[ "$what" != tests ] || targets+=(tests/qtest/s5pv210-test)
+	local targets=(qemu-system-arm) t
+	# "tests": every S5PV210 qtest the tree has (s5pv210-test, per-device ones)
+	if [ "$what" = tests ]; then
+		for t in "$QSRC"/tests/qtest/s5pv210*-test.c; do
+			[ -f "$t" ] && targets+=("tests/qtest/$(basename "$t" .c)")
+		done
+	fi
 	s5p_run_logged "$QBUILD/build.log" "ninja ${targets[*]}" ninja -C "$QBUILD" "${targets[@]}"
 	echo "$stamp" >"$QBUILD/.s5p-stamp"
 	s5p_build_unlock
