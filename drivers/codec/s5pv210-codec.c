@@ -1,0 +1,1028 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * V4L2 mem2mem driver for the S5PV210 DMA-only video codec (QEMU model,
+ * hw/misc/s5pv210_codec.c): a Motion-JPEG encoder with two memory ports.
+ *
+ * Stateful encoder API (Documentation/userspace-api/media/v4l/
+ * dev-encoder.rst): raw pictures (NV12, NV21, YUYV, UYVY) are queued on the
+ * OUTPUT queue, one baseline JPEG frame per picture comes back on the
+ * CAPTURE queue; V4L2_CID_JPEG_COMPRESSION_QUALITY sets the quality and
+ * V4L2_ENC_CMD_STOP drains.
+ *
+ * Memory: the device has no scatter/gather and no IOMMU and reaches memory
+ * through two ports, each a 128 MiB window from a 128 KiB aligned base.
+ * Raw pictures are read through port A, the bitstream written through
+ * port B.  Buffers come from the region-based contiguous memory allocator
+ * through vb2-cma: the OUTPUT queue allocates with kind "a", the CAPTURE
+ * queue with kind "b", both for this device ("f1700000.video-codec"), so
+ * cma_map= decides where each goes.  The port bases are placed at probe
+ * time to cover the regions cma_info() reports for each kind.  Imported
+ * DMABUFs must be contiguous, 8 KiB aligned and inside their port window.
+ *
+ * Copyright (C) 2026 S5PV210 CMA project
+ */
+
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+/* after the mm headers: <linux/cma.h> uses struct page undeclared */
+#include <linux/cma.h>
+
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-device.h>
+#include <media/v4l2-event.h>
+#include <media/v4l2-ioctl.h>
+#include <media/v4l2-mem2mem.h>
+#include <media/videobuf2-v4l2.h>
+
+#include "../vb2-cma/vb2-cma.h"
+
+#define CODEC_NAME		"s5pv210-codec"
+
+/* Registers (hw/misc/s5pv210_codec.c) */
+#define CODEC_ID		0x00
+#define CODEC_CMD		0x04
+#define CODEC_STATUS		0x08
+#define CODEC_INT_STATUS	0x0c
+#define CODEC_INT_ENABLE	0x10
+#define CODEC_ERROR		0x14
+#define CODEC_ENC_SIZE		0x18
+#define CODEC_FRAME_COUNT	0x1c
+#define CODEC_PORT_BASE(p)	(0x20 + 4 * (p))
+#define CODEC_SRC_FORMAT	0x40
+#define CODEC_SRC_WIDTH		0x44
+#define CODEC_SRC_HEIGHT	0x48
+#define CODEC_SRC_STRIDE	0x4c
+#define CODEC_SRC_Y_OFFSET	0x50
+#define CODEC_SRC_C_OFFSET	0x54
+#define CODEC_DST_OFFSET	0x60
+#define CODEC_DST_SIZE		0x64
+#define CODEC_QUALITY		0x68
+
+#define CODEC_ID_VALUE		0x4d4a5045
+#define CODEC_CMD_START		1
+#define CODEC_CMD_RESET		2
+#define CODEC_INT_DONE		BIT(0)
+#define CODEC_INT_ERROR		BIT(1)
+
+#define CODEC_FMT_NV12		0
+#define CODEC_FMT_NV21		1
+#define CODEC_FMT_YUYV		2
+#define CODEC_FMT_UYVY		3
+
+enum codec_error {
+	CODEC_ERR_NONE,
+	CODEC_ERR_PORT_ALIGN,
+	CODEC_ERR_FORMAT,
+	CODEC_ERR_SIZE,
+	CODEC_ERR_STRIDE,
+	CODEC_ERR_QUALITY,
+	CODEC_ERR_ALIGN,
+	CODEC_ERR_WINDOW,
+	CODEC_ERR_BUS,
+	CODEC_ERR_DST_SIZE,
+	CODEC_ERR_PORT_OVERLAP,
+};
+
+static const char *const codec_error_name[] = {
+	[CODEC_ERR_NONE] = "none",
+	[CODEC_ERR_PORT_ALIGN] = "port base misaligned",
+	[CODEC_ERR_FORMAT] = "bad format",
+	[CODEC_ERR_SIZE] = "bad size",
+	[CODEC_ERR_STRIDE] = "bad stride",
+	[CODEC_ERR_QUALITY] = "bad quality",
+	[CODEC_ERR_ALIGN] = "misaligned buffer",
+	[CODEC_ERR_WINDOW] = "buffer outside its port window",
+	[CODEC_ERR_BUS] = "buffer not in RAM",
+	[CODEC_ERR_DST_SIZE] = "output buffer too small",
+	[CODEC_ERR_PORT_OVERLAP] = "port windows overlap",
+};
+
+#define PORT_A			0
+#define PORT_B			1
+#define PORT_WINDOW		SZ_128M
+#define PORT_BASE_ALIGN		SZ_128K
+#define BUF_ALIGN		SZ_8K
+#define STRIDE_ALIGN		16
+
+#define MIN_SIZE		16
+#define MAX_SIZE		2048
+#define DEF_WIDTH		640
+#define DEF_HEIGHT		480
+#define MAX_CAPTURE_SIZE	SZ_32M
+#define JOB_TIMEOUT_MS		2000
+
+struct codec_fmt {
+	u32 fourcc;
+	u32 hw;
+	u8 bpp_num;		/* bytes per pixel of the whole picture, x2 */
+	bool planar;
+};
+
+static const struct codec_fmt codec_raw_formats[] = {
+	{ V4L2_PIX_FMT_NV12, CODEC_FMT_NV12, 3, true },
+	{ V4L2_PIX_FMT_NV21, CODEC_FMT_NV21, 3, true },
+	{ V4L2_PIX_FMT_YUYV, CODEC_FMT_YUYV, 4, false },
+	{ V4L2_PIX_FMT_UYVY, CODEC_FMT_UYVY, 4, false },
+};
+
+struct codec_dev {
+	struct v4l2_device v4l2_dev;
+	struct video_device vfd;
+	struct v4l2_m2m_dev *m2m_dev;
+	struct device *dev;
+	void __iomem *regs;
+	int irq;
+
+	struct device *port[2];
+	unsigned long port_base[2];
+
+	struct mutex mutex;		/* serialises ioctls */
+	spinlock_t lock;		/* protects curr and removed */
+	struct codec_ctx *curr;		/* context whose job is on the device */
+	bool removed;
+	unsigned long job_start;	/* jiffies */
+	struct delayed_work watchdog;
+	struct work_struct abort_work;
+};
+
+struct codec_ctx {
+	struct v4l2_fh fh;
+	struct codec_dev *dev;
+	struct v4l2_ctrl_handler hdl;
+	const struct codec_fmt *fmt;
+	struct v4l2_pix_format raw;	/* OUTPUT */
+	struct v4l2_pix_format coded;	/* CAPTURE */
+	u32 quality;
+	u32 out_seq, cap_seq;
+	bool fatal;			/* placement error: queues in error */
+};
+
+static inline struct codec_ctx *fh_to_ctx(struct v4l2_fh *fh)
+{
+	return container_of(fh, struct codec_ctx, fh);
+}
+
+static inline struct codec_ctx *file_to_ctx(struct file *file)
+{
+	return fh_to_ctx(file->private_data);
+}
+
+static u32 codec_read(struct codec_dev *dev, u32 reg)
+{
+	return readl(dev->regs + reg);
+}
+
+static void codec_write(struct codec_dev *dev, u32 reg, u32 val)
+{
+	writel(val, dev->regs + reg);
+}
+
+static const struct codec_fmt *codec_find_fmt(u32 fourcc)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(codec_raw_formats); i++)
+		if (codec_raw_formats[i].fourcc == fourcc)
+			return &codec_raw_formats[i];
+	return NULL;
+}
+
+/* Worst realistic frame: 2 bytes a pixel plus the headers. */
+static u32 codec_coded_size(u32 width, u32 height)
+{
+	return PAGE_ALIGN(width * height * 2 + SZ_16K);
+}
+
+/* ---- formats ---- */
+
+static void codec_adjust_raw(struct v4l2_pix_format *pix)
+{
+	const struct codec_fmt *fmt = codec_find_fmt(pix->pixelformat);
+	u32 min_bpl, max_bpl;
+
+	if (!fmt) {
+		fmt = &codec_raw_formats[0];
+		pix->pixelformat = fmt->fourcc;
+	}
+	v4l_bound_align_image(&pix->width, MIN_SIZE, MAX_SIZE, 1,
+			      &pix->height, MIN_SIZE, MAX_SIZE, 1, 0);
+	min_bpl = ALIGN(fmt->planar ? pix->width : pix->width * 2,
+			STRIDE_ALIGN);
+	max_bpl = ALIGN(MAX_SIZE * 2, STRIDE_ALIGN);
+	pix->bytesperline = clamp(ALIGN(pix->bytesperline, STRIDE_ALIGN),
+				  min_bpl, max_bpl);
+	pix->sizeimage = pix->bytesperline * pix->height;
+	if (fmt->planar)
+		pix->sizeimage += pix->sizeimage / 2;
+	pix->field = V4L2_FIELD_NONE;
+	/* JFIF: full-range BT.601 Y'CbCr, sRGB transfer function */
+	pix->colorspace = V4L2_COLORSPACE_JPEG;
+	pix->xfer_func = V4L2_XFER_FUNC_SRGB;
+	pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
+	pix->quantization = V4L2_QUANTIZATION_FULL_RANGE;
+	pix->flags = 0;
+}
+
+static void codec_adjust_coded(struct codec_ctx *ctx,
+			       struct v4l2_pix_format *pix)
+{
+	u32 min = codec_coded_size(ctx->raw.width, ctx->raw.height);
+
+	pix->pixelformat = V4L2_PIX_FMT_JPEG;
+	pix->width = ctx->raw.width;
+	pix->height = ctx->raw.height;
+	pix->bytesperline = 0;
+	pix->sizeimage = clamp_t(u32, PAGE_ALIGN(pix->sizeimage), min,
+				 MAX_CAPTURE_SIZE);
+	pix->field = V4L2_FIELD_NONE;
+	pix->colorspace = ctx->raw.colorspace;
+	pix->xfer_func = ctx->raw.xfer_func;
+	pix->ycbcr_enc = ctx->raw.ycbcr_enc;
+	pix->quantization = ctx->raw.quantization;
+	pix->flags = 0;
+}
+
+static int codec_querycap(struct file *file, void *priv,
+			  struct v4l2_capability *cap)
+{
+	struct codec_dev *dev = video_drvdata(file);
+
+	strscpy(cap->driver, CODEC_NAME, sizeof(cap->driver));
+	strscpy(cap->card, "S5PV210 Motion-JPEG encoder", sizeof(cap->card));
+	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s",
+		 dev_name(dev->dev));
+	return 0;
+}
+
+static int codec_enum_fmt_out(struct file *file, void *priv,
+			      struct v4l2_fmtdesc *f)
+{
+	if (f->index >= ARRAY_SIZE(codec_raw_formats))
+		return -EINVAL;
+	f->pixelformat = codec_raw_formats[f->index].fourcc;
+	return 0;
+}
+
+static int codec_enum_fmt_cap(struct file *file, void *priv,
+			      struct v4l2_fmtdesc *f)
+{
+	if (f->index)
+		return -EINVAL;
+	f->pixelformat = V4L2_PIX_FMT_JPEG;
+	f->flags = V4L2_FMT_FLAG_COMPRESSED;
+	return 0;
+}
+
+static int codec_enum_framesizes(struct file *file, void *priv,
+				 struct v4l2_frmsizeenum *fsize)
+{
+	if (fsize->index)
+		return -EINVAL;
+	if (!codec_find_fmt(fsize->pixel_format) &&
+	    fsize->pixel_format != V4L2_PIX_FMT_JPEG)
+		return -EINVAL;
+	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
+	fsize->stepwise.min_width = MIN_SIZE;
+	fsize->stepwise.max_width = MAX_SIZE;
+	fsize->stepwise.step_width = 2;
+	fsize->stepwise.min_height = MIN_SIZE;
+	fsize->stepwise.max_height = MAX_SIZE;
+	fsize->stepwise.step_height = 2;
+	return 0;
+}
+
+static int codec_g_fmt_out(struct file *file, void *priv, struct v4l2_format *f)
+{
+	f->fmt.pix = file_to_ctx(file)->raw;
+	return 0;
+}
+
+static int codec_g_fmt_cap(struct file *file, void *priv, struct v4l2_format *f)
+{
+	f->fmt.pix = file_to_ctx(file)->coded;
+	return 0;
+}
+
+static int codec_try_fmt_out(struct file *file, void *priv,
+			     struct v4l2_format *f)
+{
+	codec_adjust_raw(&f->fmt.pix);
+	return 0;
+}
+
+static int codec_try_fmt_cap(struct file *file, void *priv,
+			     struct v4l2_format *f)
+{
+	codec_adjust_coded(file_to_ctx(file), &f->fmt.pix);
+	return 0;
+}
+
+static int codec_s_fmt_out(struct file *file, void *priv,
+			   struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
+
+	if (vb2_is_busy(vq))
+		return -EBUSY;
+	codec_adjust_raw(&f->fmt.pix);
+	ctx->raw = f->fmt.pix;
+	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat);
+	/* The coded size follows the raw one, unless CAPTURE is in use. */
+	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	if (!vb2_is_busy(vq)) {
+		ctx->coded.sizeimage = 0;
+		codec_adjust_coded(ctx, &ctx->coded);
+	}
+	return 0;
+}
+
+static int codec_s_fmt_cap(struct file *file, void *priv,
+			   struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
+
+	if (vb2_is_busy(vq))
+		return -EBUSY;
+	codec_adjust_coded(ctx, &f->fmt.pix);
+	ctx->coded = f->fmt.pix;
+	return 0;
+}
+
+static int codec_encoder_cmd(struct file *file, void *priv,
+			     struct v4l2_encoder_cmd *ec)
+{
+	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
+	struct codec_ctx *ctx = file_to_ctx(file);
+	int ret;
+
+	ret = v4l2_m2m_ioctl_try_encoder_cmd(file, priv, ec);
+	if (ret < 0)
+		return ret;
+	if (!vb2_is_streaming(&ctx->fh.m2m_ctx->cap_q_ctx.q) ||
+	    !vb2_is_streaming(&ctx->fh.m2m_ctx->out_q_ctx.q))
+		return 0;
+	ret = v4l2_m2m_ioctl_encoder_cmd(file, priv, ec);
+	if (ret < 0)
+		return ret;
+	if (ec->cmd == V4L2_ENC_CMD_STOP &&
+	    v4l2_m2m_has_stopped(ctx->fh.m2m_ctx))
+		v4l2_event_queue_fh(&ctx->fh, &eos);
+	if (ec->cmd == V4L2_ENC_CMD_START &&
+	    v4l2_m2m_has_stopped(ctx->fh.m2m_ctx))
+		vb2_clear_last_buffer_dequeued(&ctx->fh.m2m_ctx->cap_q_ctx.q);
+	return 0;
+}
+
+static int codec_subscribe_event(struct v4l2_fh *fh,
+				 const struct v4l2_event_subscription *sub)
+{
+	switch (sub->type) {
+	case V4L2_EVENT_EOS:
+		return v4l2_event_subscribe(fh, sub, 0, NULL);
+	default:
+		return v4l2_ctrl_subscribe_event(fh, sub);
+	}
+}
+
+static const struct v4l2_ioctl_ops codec_ioctl_ops = {
+	.vidioc_querycap		= codec_querycap,
+	.vidioc_enum_fmt_vid_out	= codec_enum_fmt_out,
+	.vidioc_enum_fmt_vid_cap	= codec_enum_fmt_cap,
+	.vidioc_enum_framesizes		= codec_enum_framesizes,
+	.vidioc_g_fmt_vid_out		= codec_g_fmt_out,
+	.vidioc_g_fmt_vid_cap		= codec_g_fmt_cap,
+	.vidioc_try_fmt_vid_out		= codec_try_fmt_out,
+	.vidioc_try_fmt_vid_cap		= codec_try_fmt_cap,
+	.vidioc_s_fmt_vid_out		= codec_s_fmt_out,
+	.vidioc_s_fmt_vid_cap		= codec_s_fmt_cap,
+
+	.vidioc_reqbufs			= v4l2_m2m_ioctl_reqbufs,
+	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
+	.vidioc_qbuf			= v4l2_m2m_ioctl_qbuf,
+	.vidioc_dqbuf			= v4l2_m2m_ioctl_dqbuf,
+	.vidioc_prepare_buf		= v4l2_m2m_ioctl_prepare_buf,
+	.vidioc_create_bufs		= v4l2_m2m_ioctl_create_bufs,
+	.vidioc_expbuf			= v4l2_m2m_ioctl_expbuf,
+	.vidioc_streamon		= v4l2_m2m_ioctl_streamon,
+	.vidioc_streamoff		= v4l2_m2m_ioctl_streamoff,
+
+	.vidioc_try_encoder_cmd		= v4l2_m2m_ioctl_try_encoder_cmd,
+	.vidioc_encoder_cmd		= codec_encoder_cmd,
+
+	.vidioc_subscribe_event		= codec_subscribe_event,
+	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
+};
+
+/* ---- the device ---- */
+
+/* Start the job of @priv on the device. */
+static void codec_device_run(void *priv)
+{
+	struct codec_ctx *ctx = priv;
+	struct codec_dev *dev = ctx->dev;
+	struct vb2_v4l2_buffer *src, *dst;
+	unsigned long flags, src_pa, dst_pa;
+	const struct v4l2_pix_format *raw = &ctx->raw;
+
+	src = v4l2_m2m_next_src_buf(ctx->fh.m2m_ctx);
+	dst = v4l2_m2m_next_dst_buf(ctx->fh.m2m_ctx);
+	src_pa = vb2_cma_plane_dma_addr(&src->vb2_buf, 0);
+	dst_pa = vb2_cma_plane_dma_addr(&dst->vb2_buf, 0);
+
+	spin_lock_irqsave(&dev->lock, flags);
+	dev->curr = ctx;
+	if (dev->removed) {
+		spin_unlock_irqrestore(&dev->lock, flags);
+		schedule_work(&dev->abort_work);
+		return;
+	}
+	codec_write(dev, CODEC_PORT_BASE(PORT_A), dev->port_base[PORT_A]);
+	codec_write(dev, CODEC_PORT_BASE(PORT_B), dev->port_base[PORT_B]);
+	codec_write(dev, CODEC_SRC_FORMAT, ctx->fmt->hw);
+	codec_write(dev, CODEC_SRC_WIDTH, raw->width);
+	codec_write(dev, CODEC_SRC_HEIGHT, raw->height);
+	codec_write(dev, CODEC_SRC_STRIDE, raw->bytesperline);
+	codec_write(dev, CODEC_SRC_Y_OFFSET, src_pa - dev->port_base[PORT_A]);
+	codec_write(dev, CODEC_SRC_C_OFFSET, src_pa - dev->port_base[PORT_A] +
+		    raw->bytesperline * raw->height);
+	codec_write(dev, CODEC_DST_OFFSET, dst_pa - dev->port_base[PORT_B]);
+	codec_write(dev, CODEC_DST_SIZE, vb2_plane_size(&dst->vb2_buf, 0));
+	codec_write(dev, CODEC_QUALITY, ctx->quality);
+	codec_write(dev, CODEC_INT_ENABLE, CODEC_INT_DONE | CODEC_INT_ERROR);
+	codec_write(dev, CODEC_CMD, CODEC_CMD_START);
+	dev->job_start = jiffies;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	schedule_delayed_work(&dev->watchdog, msecs_to_jiffies(JOB_TIMEOUT_MS));
+}
+
+/*
+ * End the job of @ctx: both buffers done with @state, @size bytes of
+ * bitstream.  Called with dev->lock held, the job still current.
+ */
+static void codec_job_done(struct codec_dev *dev, struct codec_ctx *ctx,
+			   enum vb2_buffer_state state, u32 size)
+{
+	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
+	struct vb2_v4l2_buffer *src, *dst;
+
+	dev->curr = NULL;
+	src = v4l2_m2m_src_buf_remove(ctx->fh.m2m_ctx);
+	dst = v4l2_m2m_dst_buf_remove(ctx->fh.m2m_ctx);
+	if (WARN_ON(!src || !dst))
+		return;
+
+	src->sequence = ctx->out_seq++;
+	dst->sequence = ctx->cap_seq++;
+	v4l2_m2m_buf_copy_metadata(src, dst, true);
+	dst->flags |= V4L2_BUF_FLAG_KEYFRAME;
+	dst->flags &= ~V4L2_BUF_FLAG_LAST;
+	vb2_set_plane_payload(&dst->vb2_buf, 0,
+			      state == VB2_BUF_STATE_DONE ? size : 0);
+	if (v4l2_m2m_is_last_draining_src_buf(ctx->fh.m2m_ctx, src)) {
+		dst->flags |= V4L2_BUF_FLAG_LAST;
+		v4l2_event_queue_fh(&ctx->fh, &eos);
+		v4l2_m2m_mark_stopped(ctx->fh.m2m_ctx);
+	}
+	v4l2_m2m_buf_done(src, state);
+	v4l2_m2m_buf_done(dst, state);
+}
+
+static irqreturn_t codec_irq(int irq, void *priv)
+{
+	struct codec_dev *dev = priv;
+	struct codec_ctx *ctx;
+	u32 status, err = 0, size;
+	enum vb2_buffer_state state = VB2_BUF_STATE_DONE;
+
+	spin_lock(&dev->lock);
+	status = codec_read(dev, CODEC_INT_STATUS);
+	if (!status) {
+		spin_unlock(&dev->lock);
+		return IRQ_NONE;
+	}
+	codec_write(dev, CODEC_INT_STATUS, status);
+	ctx = dev->curr;
+	if (!ctx) {
+		spin_unlock(&dev->lock);
+		dev_warn_ratelimited(dev->dev, "interrupt 0x%x with no job\n",
+				     status);
+		return IRQ_HANDLED;
+	}
+	size = codec_read(dev, CODEC_ENC_SIZE);
+	if (status & CODEC_INT_ERROR) {
+		err = codec_read(dev, CODEC_ERROR);
+		state = VB2_BUF_STATE_ERROR;
+	}
+	codec_job_done(dev, ctx, state, size);
+	spin_unlock(&dev->lock);
+	cancel_delayed_work(&dev->watchdog);
+
+	if (err == CODEC_ERR_DST_SIZE) {
+		dev_warn_ratelimited(dev->dev,
+				     "frame needs %u bytes, the CAPTURE buffer has %u: raise its sizeimage\n",
+				     size, ctx->coded.sizeimage);
+	} else if (err == CODEC_ERR_PORT_OVERLAP) {
+		/*
+		 * The two ports must reach two different places: the
+		 * cma_map= in force put kinds "a" and "b" within 128 MiB of
+		 * each other.  Nothing the driver can do; say so and stop.
+		 */
+		dev_err(dev->dev,
+			"placement error: port A (kind \"a\", base 0x%08lx) and port B (kind \"b\", base 0x%08lx) windows overlap; cma_map= must put %s/a and %s/b in different banks\n",
+			dev->port_base[PORT_A], dev->port_base[PORT_B],
+			dev_name(dev->dev), dev_name(dev->dev));
+		ctx->fatal = true;
+	} else if (err) {
+		dev_err(dev->dev, "encoding failed: %s (error %u)\n",
+			err < ARRAY_SIZE(codec_error_name) ?
+			codec_error_name[err] : "unknown", err);
+		ctx->fatal = true;
+	}
+	if (ctx->fatal) {
+		vb2_queue_error(v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx));
+		vb2_queue_error(v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx));
+	}
+	v4l2_m2m_job_finish(dev->m2m_dev, ctx->fh.m2m_ctx);
+	return IRQ_HANDLED;
+}
+
+/* A job that never ends (or a removed device): reset and fail it. */
+static void codec_abort_job(struct codec_dev *dev, const char *why)
+{
+	struct codec_ctx *ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	ctx = dev->curr;
+	if (!ctx) {
+		spin_unlock_irqrestore(&dev->lock, flags);
+		return;
+	}
+	if (!dev->removed) {
+		codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
+		dev_err(dev->dev, "%s: device reset\n", why);
+	}
+	codec_job_done(dev, ctx, VB2_BUF_STATE_ERROR, 0);
+	spin_unlock_irqrestore(&dev->lock, flags);
+	v4l2_m2m_job_finish(dev->m2m_dev, ctx->fh.m2m_ctx);
+}
+
+static void codec_watchdog(struct work_struct *work)
+{
+	struct codec_dev *dev = container_of(to_delayed_work(work),
+					     struct codec_dev, watchdog);
+	unsigned long timeout = msecs_to_jiffies(JOB_TIMEOUT_MS);
+	unsigned long flags;
+	bool late;
+
+	/* Armed for an earlier job that has ended since? */
+	spin_lock_irqsave(&dev->lock, flags);
+	late = dev->curr && time_after_eq(jiffies, dev->job_start + timeout);
+	spin_unlock_irqrestore(&dev->lock, flags);
+	if (late)
+		codec_abort_job(dev, "encode timed out");
+}
+
+static void codec_abort_work(struct work_struct *work)
+{
+	codec_abort_job(container_of(work, struct codec_dev, abort_work),
+			"device removed");
+}
+
+static const struct v4l2_m2m_ops codec_m2m_ops = {
+	.device_run	= codec_device_run,
+};
+
+/* ---- queues ---- */
+
+static int codec_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
+			     unsigned int *nplanes, unsigned int sizes[],
+			     struct device *alloc_devs[])
+{
+	struct codec_ctx *ctx = vb2_get_drv_priv(vq);
+	bool out = V4L2_TYPE_IS_OUTPUT(vq->type);
+	unsigned int size = out ? ctx->raw.sizeimage : ctx->coded.sizeimage;
+
+	if (*nplanes)
+		return *nplanes != 1 || sizes[0] < size ? -EINVAL : 0;
+	*nplanes = 1;
+	sizes[0] = size;
+	alloc_devs[0] = ctx->dev->port[out ? PORT_A : PORT_B];
+	return 0;
+}
+
+static int codec_buf_out_validate(struct vb2_buffer *vb)
+{
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+
+	if (vbuf->field == V4L2_FIELD_ANY)
+		vbuf->field = V4L2_FIELD_NONE;
+	return vbuf->field == V4L2_FIELD_NONE ? 0 : -EINVAL;
+}
+
+static int codec_buf_prepare(struct vb2_buffer *vb)
+{
+	struct codec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	struct codec_dev *dev = ctx->dev;
+	bool out = V4L2_TYPE_IS_OUTPUT(vb->type);
+	int port = out ? PORT_A : PORT_B;
+	unsigned long size = out ? ctx->raw.sizeimage : ctx->coded.sizeimage;
+	unsigned long pa, base = dev->port_base[port];
+
+	if (vb2_plane_size(vb, 0) < size) {
+		dev_dbg(dev->dev, "buffer %u too small: %lu < %lu\n",
+			vb->index, vb2_plane_size(vb, 0), size);
+		return -EINVAL;
+	}
+	/* Imported buffers may be anywhere: the device's rules apply. */
+	pa = vb2_cma_plane_dma_addr(vb, 0);
+	if (!IS_ALIGNED(pa, BUF_ALIGN) || pa < base ||
+	    pa - base + vb2_plane_size(vb, 0) > PORT_WINDOW) {
+		dev_warn_ratelimited(dev->dev,
+				     "%s buffer at 0x%08lx (%lu bytes) is not 8 KiB aligned inside port %c's window 0x%08lx-0x%08lx\n",
+				     out ? "raw" : "bitstream", pa,
+				     vb2_plane_size(vb, 0), 'A' + port, base,
+				     base + PORT_WINDOW - 1);
+		return -EINVAL;
+	}
+	if (out)
+		vb2_set_plane_payload(vb, 0, ctx->raw.sizeimage);
+	return 0;
+}
+
+static void codec_buf_queue(struct vb2_buffer *vb)
+{
+	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+	struct codec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+
+	if (V4L2_TYPE_IS_CAPTURE(vb->type) && vb2_is_streaming(vb->vb2_queue) &&
+	    v4l2_m2m_dst_buf_is_last(ctx->fh.m2m_ctx)) {
+		vb2_set_plane_payload(vb, 0, 0);
+		vbuf->field = V4L2_FIELD_NONE;
+		vbuf->sequence = ctx->cap_seq++;
+		v4l2_m2m_last_buffer_done(ctx->fh.m2m_ctx, vbuf);
+		v4l2_event_queue_fh(&ctx->fh, &eos);
+		return;
+	}
+	v4l2_m2m_buf_queue(ctx->fh.m2m_ctx, vbuf);
+}
+
+static int codec_start_streaming(struct vb2_queue *q, unsigned int count)
+{
+	struct codec_ctx *ctx = vb2_get_drv_priv(q);
+
+	v4l2_m2m_update_start_streaming_state(ctx->fh.m2m_ctx, q);
+	if (V4L2_TYPE_IS_OUTPUT(q->type))
+		ctx->out_seq = 0;
+	else
+		ctx->cap_seq = 0;
+	return 0;
+}
+
+static void codec_stop_streaming(struct vb2_queue *q)
+{
+	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
+	struct codec_ctx *ctx = vb2_get_drv_priv(q);
+	struct vb2_v4l2_buffer *vbuf;
+
+	for (;;) {
+		if (V4L2_TYPE_IS_OUTPUT(q->type))
+			vbuf = v4l2_m2m_src_buf_remove(ctx->fh.m2m_ctx);
+		else
+			vbuf = v4l2_m2m_dst_buf_remove(ctx->fh.m2m_ctx);
+		if (!vbuf)
+			break;
+		v4l2_m2m_buf_done(vbuf, VB2_BUF_STATE_ERROR);
+	}
+	v4l2_m2m_update_stop_streaming_state(ctx->fh.m2m_ctx, q);
+	if (V4L2_TYPE_IS_OUTPUT(q->type) &&
+	    v4l2_m2m_has_stopped(ctx->fh.m2m_ctx))
+		v4l2_event_queue_fh(&ctx->fh, &eos);
+}
+
+static const struct vb2_ops codec_qops = {
+	.queue_setup		= codec_queue_setup,
+	.buf_out_validate	= codec_buf_out_validate,
+	.buf_prepare		= codec_buf_prepare,
+	.buf_queue		= codec_buf_queue,
+	.start_streaming	= codec_start_streaming,
+	.stop_streaming		= codec_stop_streaming,
+	.wait_prepare		= vb2_ops_wait_prepare,
+	.wait_finish		= vb2_ops_wait_finish,
+};
+
+static int codec_queue_init(void *priv, struct vb2_queue *src_vq,
+			    struct vb2_queue *dst_vq)
+{
+	struct codec_ctx *ctx = priv;
+	int ret;
+
+	src_vq->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	src_vq->io_modes = VB2_MMAP | VB2_DMABUF;
+	src_vq->drv_priv = ctx;
+	src_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
+	src_vq->ops = &codec_qops;
+	src_vq->mem_ops = &vb2_cma_memops;
+	src_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
+	src_vq->lock = &ctx->dev->mutex;
+	src_vq->dev = ctx->dev->port[PORT_A];
+	src_vq->min_buffers_needed = 1;
+	ret = vb2_queue_init(src_vq);
+	if (ret)
+		return ret;
+
+	dst_vq->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	dst_vq->io_modes = VB2_MMAP | VB2_DMABUF;
+	dst_vq->drv_priv = ctx;
+	dst_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
+	dst_vq->ops = &codec_qops;
+	dst_vq->mem_ops = &vb2_cma_memops;
+	dst_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
+	dst_vq->lock = &ctx->dev->mutex;
+	dst_vq->dev = ctx->dev->port[PORT_B];
+	dst_vq->min_buffers_needed = 1;
+	return vb2_queue_init(dst_vq);
+}
+
+/* ---- controls ---- */
+
+static int codec_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct codec_ctx *ctx = container_of(ctrl->handler, struct codec_ctx,
+					     hdl);
+
+	switch (ctrl->id) {
+	case V4L2_CID_JPEG_COMPRESSION_QUALITY:
+		ctx->quality = ctrl->val;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct v4l2_ctrl_ops codec_ctrl_ops = {
+	.s_ctrl = codec_s_ctrl,
+};
+
+/* ---- file operations ---- */
+
+static int codec_open(struct file *file)
+{
+	struct codec_dev *dev = video_drvdata(file);
+	struct codec_ctx *ctx;
+	int ret;
+
+	if (mutex_lock_interruptible(&dev->mutex))
+		return -ERESTARTSYS;
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	ctx->dev = dev;
+	v4l2_fh_init(&ctx->fh, video_devdata(file));
+	file->private_data = &ctx->fh;
+
+	v4l2_ctrl_handler_init(&ctx->hdl, 1);
+	v4l2_ctrl_new_std(&ctx->hdl, &codec_ctrl_ops,
+			  V4L2_CID_JPEG_COMPRESSION_QUALITY, 1, 100, 1, 75);
+	if (ctx->hdl.error) {
+		ret = ctx->hdl.error;
+		goto free_hdl;
+	}
+	ctx->fh.ctrl_handler = &ctx->hdl;
+	v4l2_ctrl_handler_setup(&ctx->hdl);
+
+	ctx->raw.pixelformat = V4L2_PIX_FMT_NV12;
+	ctx->raw.width = DEF_WIDTH;
+	ctx->raw.height = DEF_HEIGHT;
+	codec_adjust_raw(&ctx->raw);
+	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat);
+	codec_adjust_coded(ctx, &ctx->coded);
+
+	ctx->fh.m2m_ctx = v4l2_m2m_ctx_init(dev->m2m_dev, ctx,
+					    codec_queue_init);
+	if (IS_ERR(ctx->fh.m2m_ctx)) {
+		ret = PTR_ERR(ctx->fh.m2m_ctx);
+		goto free_hdl;
+	}
+	v4l2_fh_add(&ctx->fh);
+	mutex_unlock(&dev->mutex);
+	return 0;
+
+free_hdl:
+	v4l2_ctrl_handler_free(&ctx->hdl);
+	v4l2_fh_exit(&ctx->fh);
+	kfree(ctx);
+unlock:
+	mutex_unlock(&dev->mutex);
+	return ret;
+}
+
+static int codec_release(struct file *file)
+{
+	struct codec_dev *dev = video_drvdata(file);
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	v4l2_fh_del(&ctx->fh);
+	mutex_lock(&dev->mutex);
+	/* Waits for the context's running job, which always ends. */
+	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
+	mutex_unlock(&dev->mutex);
+	v4l2_ctrl_handler_free(&ctx->hdl);
+	v4l2_fh_exit(&ctx->fh);
+	kfree(ctx);
+	return 0;
+}
+
+static const struct v4l2_file_operations codec_fops = {
+	.owner		= THIS_MODULE,
+	.open		= codec_open,
+	.release	= codec_release,
+	.poll		= v4l2_m2m_fop_poll,
+	.unlocked_ioctl	= video_ioctl2,
+	.mmap		= v4l2_m2m_fop_mmap,
+};
+
+/* ---- probe ---- */
+
+/*
+ * Place port @p's 128 MiB window over the regions cma_map= gives kind
+ * @kind: ending at their top, so that it also reaches below them (where
+ * another device's buffers, imported as DMABUF, may be).
+ */
+static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
+{
+	struct cma_info info;
+	unsigned long base;
+	int ret;
+
+	ret = cma_info(&info, dev->dev, kind);
+	if (ret) {
+		dev_warn(dev->dev,
+			 "no CMA region for kind \"%s\" (%d): give cma_map= a rule for %s/%s\n",
+			 kind, ret, dev_name(dev->dev), kind);
+		dev->port_base[p] = 0;
+		return;
+	}
+	if (info.upper_bound - info.lower_bound > PORT_WINDOW)
+		dev_warn(dev->dev,
+			 "kind \"%s\" spans 0x%08lx-0x%08lx, more than the 128 MiB port %c reaches: buffers beyond are refused\n",
+			 kind, info.lower_bound, info.upper_bound - 1, 'A' + p);
+	base = info.upper_bound > PORT_WINDOW ?
+	       ALIGN(info.upper_bound - PORT_WINDOW, PORT_BASE_ALIGN) : 0;
+	base = min(base, ALIGN_DOWN(info.lower_bound, PORT_BASE_ALIGN));
+	dev->port_base[p] = base;
+	dev_info(dev->dev,
+		 "port %c (kind \"%s\"): regions 0x%08lx-0x%08lx, window 0x%08lx-0x%08lx\n",
+		 'A' + p, kind, info.lower_bound, info.upper_bound - 1, base,
+		 base + PORT_WINDOW - 1);
+}
+
+static void codec_vdev_release(struct video_device *vfd)
+{
+	struct codec_dev *dev = container_of(vfd, struct codec_dev, vfd);
+
+	v4l2_device_unregister(&dev->v4l2_dev);
+	v4l2_m2m_release(dev->m2m_dev);
+	mutex_destroy(&dev->mutex);
+	kfree(dev);
+}
+
+static int codec_probe(struct platform_device *pdev)
+{
+	struct codec_dev *dev;
+	u32 id;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->dev = &pdev->dev;
+	mutex_init(&dev->mutex);
+	spin_lock_init(&dev->lock);
+	INIT_DELAYED_WORK(&dev->watchdog, codec_watchdog);
+	INIT_WORK(&dev->abort_work, codec_abort_work);
+
+	dev->regs = devm_platform_ioremap_resource(pdev, 0);
+	if (IS_ERR(dev->regs)) {
+		ret = PTR_ERR(dev->regs);
+		goto free;
+	}
+	id = readl(dev->regs + CODEC_ID);
+	if (id != CODEC_ID_VALUE) {
+		dev_err(&pdev->dev, "unknown device ID 0x%08x\n", id);
+		ret = -ENODEV;
+		goto free;
+	}
+	codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
+
+	dev->irq = platform_get_irq(pdev, 0);
+	if (dev->irq < 0) {
+		ret = dev->irq;
+		goto free;
+	}
+	ret = devm_request_irq(&pdev->dev, dev->irq, codec_irq, 0,
+			       dev_name(&pdev->dev), dev);
+	if (ret)
+		goto free;
+
+	/* The memory ports: one vb2-cma port per kind, 8 KiB aligned */
+	dev->port[PORT_A] = devm_vb2_cma_port_create(&pdev->dev, "a", BUF_ALIGN);
+	dev->port[PORT_B] = devm_vb2_cma_port_create(&pdev->dev, "b", BUF_ALIGN);
+	if (IS_ERR(dev->port[PORT_A]) || IS_ERR(dev->port[PORT_B])) {
+		ret = IS_ERR(dev->port[PORT_A]) ? PTR_ERR(dev->port[PORT_A]) :
+						  PTR_ERR(dev->port[PORT_B]);
+		goto free;
+	}
+	codec_place_port(dev, PORT_A, "a");
+	codec_place_port(dev, PORT_B, "b");
+
+	ret = v4l2_device_register(&pdev->dev, &dev->v4l2_dev);
+	if (ret)
+		goto free;
+	dev->m2m_dev = v4l2_m2m_init(&codec_m2m_ops);
+	if (IS_ERR(dev->m2m_dev)) {
+		ret = PTR_ERR(dev->m2m_dev);
+		goto unreg_v4l2;
+	}
+
+	dev->vfd = (struct video_device) {
+		.name = CODEC_NAME,
+		.vfl_dir = VFL_DIR_M2M,
+		.fops = &codec_fops,
+		.ioctl_ops = &codec_ioctl_ops,
+		.minor = -1,
+		.release = codec_vdev_release,
+		.device_caps = V4L2_CAP_VIDEO_M2M | V4L2_CAP_STREAMING,
+		.lock = &dev->mutex,
+		.v4l2_dev = &dev->v4l2_dev,
+	};
+	video_set_drvdata(&dev->vfd, dev);
+	platform_set_drvdata(pdev, dev);
+	ret = video_register_device(&dev->vfd, VFL_TYPE_VIDEO, -1);
+	if (ret)
+		goto release_m2m;
+	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s\n",
+		 video_device_node_name(&dev->vfd));
+	return 0;
+
+release_m2m:
+	v4l2_m2m_release(dev->m2m_dev);
+unreg_v4l2:
+	v4l2_device_unregister(&dev->v4l2_dev);
+free:
+	kfree(dev);
+	return ret;
+}
+
+static int codec_remove(struct platform_device *pdev)
+{
+	struct codec_dev *dev = platform_get_drvdata(pdev);
+	unsigned long flags;
+
+	/*
+	 * Stop the hardware before its interrupt and registers go (devres):
+	 * a running job is failed, jobs scheduled later fail at once, and
+	 * open files see -ENODEV until they are closed; the last close
+	 * frees the rest (codec_vdev_release()).
+	 */
+	video_unregister_device(&dev->vfd);
+	spin_lock_irqsave(&dev->lock, flags);
+	codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
+	dev->removed = true;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	cancel_delayed_work_sync(&dev->watchdog);
+	codec_abort_job(dev, "device removed");
+	flush_work(&dev->abort_work);
+	return 0;
+}
+
+static const struct of_device_id codec_of_match[] = {
+	{ .compatible = "qemu,s5pv210-codec" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, codec_of_match);
+
+static struct platform_driver codec_driver = {
+	.probe = codec_probe,
+	.remove = codec_remove,
+	.driver = {
+		.name = CODEC_NAME,
+		.of_match_table = codec_of_match,
+	},
+};
+module_platform_driver(codec_driver);
+
+MODULE_DESCRIPTION("S5PV210 DMA-only Motion-JPEG encoder (V4L2 mem2mem)");
+MODULE_LICENSE("GPL");

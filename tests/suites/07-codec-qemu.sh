@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The codec's QEMU model: tests/qtest/s5pv210-codec-test (qemu-patches/):
+# registers, interrupt on VIC2 14, encode time, real encodes of every format
+# decoded back and compared, quality scaling, reset and every error path.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$S5P_TOP/scripts/lib/qemu.sh"
+
+s5p_qemu_build tests >&2
+bin=$QBUILD/tests/qtest/s5pv210-codec-test
+if [ ! -x "$bin" ]; then
+	t_fail "s5pv210-codec-test was not built ($bin)"
+	t_done
+	exit
+fi
+# glib's TAP output: "ok N /arm/s5pv210/codec/..." lines are counted
+# directly; a failed assertion aborts the binary ("Bail out!").
+(cd "$T_TMP" && QTEST_QEMU_BINARY=$QEMU timeout 600 "$bin" --tap -k) 2>&1 |
+	grep -vE '^# starting QEMU'
+rc=${PIPESTATUS[0]}
+[ "$rc" = 0 ] || t_fail "s5pv210-codec-test exited with status $rc"
+t_done
