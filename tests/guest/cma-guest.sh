@@ -35,12 +35,11 @@ cma: region codec-b: base=0x31000000 size=0x00800000 align=0x1000 allocator=bf"
 	exit 1
 	;;
 esac
-DEF_MAP="s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b;s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a;s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw;s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b;s5p-cam*/*,????????.s5p-cam*/*=cam"
-DEF_RULES="cma: map rule 1: s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b
-cma: map rule 2: s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a
-cma: map rule 3: s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw
-cma: map rule 4: s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b
-cma: map rule 5: s5p-cam*/*,????????.s5p-cam*/*=cam"
+DEF_MAP="f1700000.video-codec/a,s5p-codec*/a=codec-a;f1700000.video-codec/b,s5p-codec*/b=codec-b;f1700000.video-codec/fw,s5p-codec*/fw=codec-fw;fb200000.camera/*,s5p-cam*/*=cam"
+DEF_RULES="cma: map rule 1: f1700000.video-codec/a,s5p-codec*/a=codec-a
+cma: map rule 2: f1700000.video-codec/b,s5p-codec*/b=codec-b
+cma: map rule 3: f1700000.video-codec/fw,s5p-codec*/fw=codec-fw
+cma: map rule 4: fb200000.camera/*,s5p-cam*/*=cam"
 
 # The kernel arguments of this boot must be the scenario's.
 want=$(cma_append "$board" "$scenario")
@@ -103,24 +102,25 @@ scenario_defaults() {
 	done
 	check_eq "CMA boot log: the map rules" "$DEF_RULES" "$(klog | grep '^cma: map rule')"
 	check_eq "CMA boot log: summary" \
-		"cma: 4 regions reserved ($DEF_TOTAL KiB), 5 map rules, 0 problems" \
+		"cma: 4 regions reserved ($DEF_TOTAL KiB), 4 map rules, 0 problems" \
 		"$(klog | grep '^cma: [0-9]* regions reserved')"
 	check_eq "CMA boot log: no problems" "" "$(errors)"
 	check_debugfs
 
 	# Devices and kinds go where the map sends them.  (/dev/cma takes names
-	# of up to 16 characters, so a device tree codec name such as
-	# f1700000.s5p-codec cannot be tried from here; the host and KUnit
-	# tests match such names.)
+	# of up to 16 characters: the codec's device tree name,
+	# f1700000.video-codec, cannot be tried from here, but s5p-codec follows
+	# the same rules; the host tests match the long names.)
 	session route <<EOF
 a s5p-codec/a 1M
 a s5p-codec/b 1M
 a s5p-codec/fw 64K/128K
-a s5p-codec 1M
-a s5p-codec.0/x 1M
+a s5p-codec.0/b 1M
 a s5p-cam 1M
 a s5p-cam.0/preview 1M
-a fb200000.s5p-cam 1M
+a fb200000.camera/y 1M
+a fb200000.camera/c 1M
+a s5p-codec 1M
 a other-device 1M
 l
 EOF
@@ -130,29 +130,27 @@ EOF
 	check_chunk "CMA: s5p-codec kind fw" $f 3 0x10000 codec-fw
 	s=$(chunk_start $f 3)
 	check_eq "CMA: the firmware chunk is 128 KiB aligned" 0 $((s % 0x20000))
-	check_chunk "CMA: s5p-codec, no kind" $f 4 0x100000 codec-a $BANK_A
-	check_chunk "CMA: s5p-codec.0 kind x" $f 5 0x100000 codec-a $BANK_A
-	check_chunk "CMA: s5p-cam" $f 6 0x100000 cam $BANK_CAM
-	check_chunk "CMA: s5p-cam.0 kind preview" $f 7 0x100000 cam $BANK_CAM
-	check_chunk "CMA: device tree name fb200000.s5p-cam" $f 8 0x100000 cam $BANK_CAM
-	check_err "CMA: a device no rule names gets ENOENT" $T/route.err \
-		"cma_alloc: No such file or directory (ENOENT)"
+	check_chunk "CMA: s5p-codec.0 kind b" $f 4 0x100000 codec-b $BANK_B
+	check_chunk "CMA: s5p-cam" $f 5 0x100000 cam $BANK_CAM
+	check_chunk "CMA: s5p-cam.0 kind preview" $f 6 0x100000 cam $BANK_CAM
+	check_chunk "CMA: the camera's device tree name fb200000.camera, kind y" $f 7 0x100000 cam $BANK_CAM
+	check_chunk "CMA: fb200000.camera kind c" $f 8 0x100000 cam $BANK_CAM
+	check_eq "CMA: the codec with no kind and a device no rule names get ENOENT" 2 \
+		"$(grep -c 'cma_alloc: No such file or directory (ENOENT)' $T/route.err)"
 	# (each allocation prints its chunk, then "l" lists them again)
 	check_eq "CMA: list shows the 8 chunks" 16 "$(chunks_of $f | wc -l)"
 
-	# A full region passes requests on to the rule's next one.
+	# The codec's kinds do not fall back on each other's bank.
 	region codec-a
-	a_size=$R_SIZE
-	region codec-b
-	session spill <<EOF
-a s5p-codec/a $a_size
-a s5p-codec/a 1M
-a s5p-codec/b $R_SIZE
+	session full <<EOF
+a s5p-codec/a $R_SIZE
+a s5p-codec/a 4K
+a s5p-codec/b 4K
 EOF
-	check_chunk "CMA: kind a fills codec-a" $T/spill.out 1 $a_size codec-a
-	check_chunk "CMA: then kind a spills into codec-b" $T/spill.out 2 0x100000 codec-b $BANK_B
-	check_err "CMA: ENOMEM when no region of the rule fits" $T/spill.err \
+	check_chunk "CMA: kind a can fill codec-a" $T/full.out 1 $R_SIZE codec-a
+	check_err "CMA: then kind a gets ENOMEM, not memory in codec-b's bank" $T/full.err \
 		"cma_alloc: Cannot allocate memory (ENOMEM)"
+	check_chunk "CMA: kind b still has codec-b" $T/full.out 2 0x1000 codec-b $BANK_B
 
 	# What one mapping writes, another reads back; chunks do not overlap.
 	session mmap <<EOF
@@ -267,6 +265,8 @@ a test/y 1M
 a test 1M
 a s5p-codec/fw 4K
 a s5p-codec 4K
+a test/z 2M
+a test/z 1M
 EOF
 		check_chunk "CMA: s5p-codec kind a" $T/route.out 1 0x100000 codec-a 1
 		check_chunk "CMA: s5p-codec kind b" $T/route.out 2 0x100000 codec-b 2
@@ -275,6 +275,8 @@ EOF
 		check_chunk "CMA: test with no kind (test/* matches it)" $T/route.out 5 0x100000 extra
 		check_eq "CMA: s5p-codec kind fw and no kind have no rule any more (2 ENOENT)" 2 \
 			"$(grep -c 'cma_alloc: No such file or directory (ENOENT)' $T/route.err)"
+		check_chunk "CMA: test/z fills the rest of extra" $T/route.out 6 0x200000 extra
+		check_chunk "CMA: then test/z spills into cam, the rule's next region" $T/route.out 7 0x100000 cam 1
 		;;
 	aquila)
 		check_eq "CMA boot log: the default regions" \

@@ -305,23 +305,22 @@ static const struct map_case map_cases[] = {
 	{ "r=1M;s=1M", "a=r;/x=s", 0, NULL, "a=r;/x=s",
 	  { { "a", "x", "s" }, { "b", "x", NULL } } },
 	/* The S5PV210 boards' default map (arch/arm/mach-s5pv210/s5pv210.c) */
-	{ "cam=16M;codec-a=32M;codec-b=32M;codec-fw=1M/128K",
-	  "s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b;"
-	  "s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a;"
-	  "s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw;"
-	  "s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b;"
-	  "s5p-cam*/*,????????.s5p-cam*/*=cam", 0, NULL,
-	  "s5p-codec*/a,????????.s5p-codec*/a=codec-a,codec-b;"
-	  "s5p-codec*/b,????????.s5p-codec*/b=codec-b,codec-a;"
-	  "s5p-codec*/fw,????????.s5p-codec*/fw=codec-fw;"
-	  "s5p-codec*/*,????????.s5p-codec*/*=codec-a,codec-b;"
-	  "s5p-cam*/*,????????.s5p-cam*/*=cam",
-	  { { "s5p-codec", "a", "codec-a,codec-b" }, { "s5p-codec.0", "b", "codec-b,codec-a" },
-	    { "f1700000.s5p-codec", "b", "codec-b,codec-a" }, { "s5p-codec", "fw", "codec-fw" },
-	    { "f1700000.s5p-codec", "fw", "codec-fw" }, { "s5p-codec", NULL, "codec-a,codec-b" },
-	    { "s5p-codec.1", "other", "codec-a,codec-b" }, { "s5p-cam", NULL, "cam" },
-	    { "fb200000.s5p-cam", "preview", "cam" }, { "1234567.s5p-cam", NULL, NULL },
-	    { "camera", NULL, NULL }, { "s5p", "a", NULL } } },
+	{ "cam=8M;codec-a=8M;codec-b=8M;codec-fw=1M/128K",
+	  "f1700000.video-codec/a,s5p-codec*/a=codec-a;"
+	  "f1700000.video-codec/b,s5p-codec*/b=codec-b;"
+	  "f1700000.video-codec/fw,s5p-codec*/fw=codec-fw;"
+	  "fb200000.camera/*,s5p-cam*/*=cam", 0, NULL,
+	  "f1700000.video-codec/a,s5p-codec*/a=codec-a;"
+	  "f1700000.video-codec/b,s5p-codec*/b=codec-b;"
+	  "f1700000.video-codec/fw,s5p-codec*/fw=codec-fw;"
+	  "fb200000.camera/*,s5p-cam*/*=cam",
+	  { { "f1700000.video-codec", "a", "codec-a" }, { "f1700000.video-codec", "b", "codec-b" },
+	    { "f1700000.video-codec", "fw", "codec-fw" }, { "f1700000.video-codec", NULL, NULL },
+	    { "f1700000.video-codec", "c", NULL }, { "s5p-codec", "a", "codec-a" },
+	    { "s5p-codec.0", "b", "codec-b" }, { "s5p-codec", NULL, NULL },
+	    { "fb200000.camera", "y", "cam" }, { "fb200000.camera", NULL, "cam" },
+	    { "s5p-cam.1", "preview", "cam" }, { "fb200001.camera", "y", NULL },
+	    { "camera", NULL, NULL } } },
 	/* Problems */
 	{ "r=1M", "video", 1, "cma_map=video: no '='; rule dropped", "",
 	  { { "video", NULL, NULL } } },
