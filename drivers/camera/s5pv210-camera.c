@@ -552,7 +552,9 @@ static int cam_g_parm(struct file *file, void *priv,
 {
 	struct cam_dev *cam = video_drvdata(file);
 
-	if (parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
+	/* The core also lets the single-planar type through (check_fmt()) */
+	if (parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE &&
+	    parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
 	memset(&parm->parm.capture, 0, sizeof(parm->parm.capture));
 	parm->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
@@ -568,7 +570,8 @@ static int cam_s_parm(struct file *file, void *priv,
 	unsigned int i, best = cam->interval;
 	u64 best_diff = U64_MAX;
 
-	if (parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
+	if (parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE &&
+	    parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
 	if (want->numerator && want->denominator) {
 		/* The nearest interval, compared in microseconds */
@@ -726,7 +729,6 @@ static int cam_probe(struct platform_device *pdev)
 	/* From here on cam is freed by cam_release() */
 
 	v4l2_ctrl_handler_init(&cam->ctrls, 2);
-	cam->ctrls.lock = &cam->lock;
 	v4l2_ctrl_new_std(&cam->ctrls, &cam_ctrl_ops, V4L2_CID_HFLIP, 0, 1, 1,
 			  0);
 	v4l2_ctrl_new_std(&cam->ctrls, &cam_ctrl_ops, V4L2_CID_VFLIP, 0, 1, 1,

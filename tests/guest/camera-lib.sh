@@ -1,0 +1,158 @@
+# Helpers for the camera's guest-side tests (busybox sh); source after
+# /tests/lib.sh.
+
+# The /dev node of the video device named $1 (default: the camera)
+video_node() {
+	for d in /sys/class/video4linux/video*; do
+		[ "$(cat "$d/name" 2>/dev/null)" = "${1:-s5pv210-camera}" ] &&
+			echo "/dev/${d##*/}" && return 0
+	done
+	return 0
+}
+cam_node() { video_node s5pv210-camera; }
+vivid_node() { video_node vivid-000-vid-cap; }
+
+# "W/H FOURCC" from v4l2-ctl's format printout in file $1
+fmt_of() {
+	wh=$(awk -F': ' '/Width\/Height/ { print $2; exit }' "$1" | tr -d ' ')
+	pf=$(sed -n "s/.*Pixel Format *: '\(....\)'.*/\1/p" "$1" | head -n 1)
+	echo "$wh $pf"
+}
+
+# Bytes of one frame as v4l2-ctl --stream-to writes it (no line padding)
+frame_size() {
+	case "$1" in
+	YUYV) echo $(($2 * $3 * 2)) ;;
+	NV12 | NM12) echo $(($2 * $3 * 3 / 2)) ;;
+	esac
+}
+
+# capture FOURCC W H FLIP N: N frames through MMAP, each printed as a
+# FRAME line (sequence number from the driver, SHA-256 of the bytes);
+# checks the count and that sequence numbers increase.
+capture() {
+	fcc=$1 w=$2 h=$3 flip=$4 n=$5
+	rm -f /tmp/cap.raw
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=$w,height=$h,pixelformat=$fcc \
+		-c horizontal_flip=$((flip & 1)),vertical_flip=$((flip >> 1 & 1)) \
+		--stream-mmap --stream-count=$n --stream-to=/tmp/cap.raw --verbose \
+		>/tmp/cap.log 2>&1
+	rc=$?
+	size=$(frame_size $fcc $w $h)
+	got=$(($(stat -c %s /tmp/cap.raw 2>/dev/null || echo 0) / size))
+	seqs=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *\([0-9]*\) .*/\1/p' /tmp/cap.log)
+	if [ $rc != 0 ] || [ "$got" != "$n" ] || [ "$(echo $seqs | wc -w)" != "$n" ]; then
+		not_ok "camera: capture $fcc ${w}x$h: $got of $n frames (status $rc)"
+		tail -n 5 /tmp/cap.log | sed 's/^/# /'
+		v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0
+		return
+	fi
+	prev=-1 i=0 mono=1
+	for s in $seqs; do
+		[ "$s" -gt "$prev" ] || mono=0
+		prev=$s
+		sum=$(dd if=/tmp/cap.raw bs=$size skip=$i count=1 2>/dev/null | sha256sum)
+		echo "FRAME $fcc $w $h $flip $s ${sum%% *}"
+		i=$((i + 1))
+	done
+	if [ $mono = 1 ]; then
+		ok "camera: capture $fcc ${w}x$h flip $flip: $n frames, sequence $(echo $seqs | tr ' ' ,)"
+	else
+		not_ok "camera: capture $fcc ${w}x$h: sequence numbers do not increase: $seqs"
+	fi
+	rm -f /tmp/cap.raw
+	v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0
+}
+
+# Camera chunks and buffers still allocated
+cam_chunks() { grep -c "owner=fb200000.camera" /sys/kernel/debug/cma/chunks; }
+cam_buffers() { grep -c "^fb200000.camera:" /sys/kernel/debug/vb2-cma/buffers; }
+
+# no_leak WHEN: every camera chunk is back in its region
+no_leak() {
+	c=$(cam_chunks) b=$(cam_buffers)
+	if [ "$c" = 0 ] && [ "$b" = 0 ]; then
+		ok "camera: no CMA chunk or vb2-cma buffer left $1"
+	else
+		not_ok "camera: $c CMA chunks and $b vb2-cma buffers left $1"
+		sed 's/^/#   /' /sys/kernel/debug/cma/chunks
+	fi
+}
+
+# wait_buffers N: until the camera has N buffers (5 s at most)
+wait_buffers() {
+	t=0
+	while [ "$(cam_buffers)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	sleep 0.3
+}
+
+# region_bounds NAME: "base end" (hex) of a CMA region
+region_bounds() {
+	sed -n "s/^$1: base=\(0x[0-9a-f]*\) size=\(0x[0-9a-f]*\) .*/\1 \2/p" \
+		/sys/kernel/debug/cma/regions | {
+		read -r base size && printf '%d %d\n' "$base" $((base + size))
+	}
+}
+
+# placement FOURCC W H "KIND=REGION ...": while streaming, every buffer
+# of each KIND lies in REGION, in debugfs vb2-cma/buffers and cma/chunks.
+placement() {
+	fcc=$1 w=$2 h=$3 want=$4
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=$w,height=$h,pixelformat=$fcc \
+		--stream-mmap=4 --stream-count=100000 >/dev/null 2>&1 &
+	pid=$!
+	wait_buffers 4
+	cp /sys/kernel/debug/vb2-cma/buffers /tmp/bufs
+	cp /sys/kernel/debug/cma/chunks /tmp/chunks
+	kill $pid
+	wait $pid 2>/dev/null
+	sed 's/^/# /' /tmp/bufs
+	for kr in $want; do
+		kind=${kr%%=*} reg=${kr#*=}
+		set -- $(region_bounds "$reg")
+		lo=$1 hi=$2
+		if [ -z "$lo" ]; then
+			not_ok "camera: no region $reg"
+			continue
+		fi
+		n=0 bad=0
+		while read -r port k type dma size rest; do
+			[ "$port" = "fb200000.camera:$kind" ] && [ "$type" = mmap ] || continue
+			a=$(printf '%d' "${dma#dma=}") s=$(printf '%d' "${size#size=}")
+			n=$((n + 1))
+			if [ $a -lt $lo ] || [ $((a + s)) -gt $hi ]; then
+				bad=$((bad + 1))
+				echo "# ${dma#dma=} (+${size#size=}) is outside region $reg"
+			fi
+			grep -q "^${dma#dma=}: size=.* region=$reg refs=1 owner=fb200000.camera/$kind\$" /tmp/chunks ||
+				{ bad=$((bad + 1)); echo "# ${dma#dma=}: no chunk of region $reg owned by fb200000.camera/$kind"; }
+		done </tmp/bufs
+		if [ $n -ge 4 ] && [ $bad = 0 ]; then
+			ok "camera: $fcc ${w}x$h: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' $lo $hi))"
+		else
+			not_ok "camera: $fcc ${w}x$h: kind \"$kind\": $n buffers, $bad outside region $reg"
+		fi
+	done
+}
+
+# compliance_verdict WHAT LOG LINE...: v4l2-compliance passed, each LINE is
+# in its log.  The one failure accepted is v4l-utils 1.22's stale format
+# description ('Y/CbCr 4:2:0' where Linux 6.1 says 'Y/UV 4:2:0'), fixed in
+# later v4l-utils; anything else fails.
+compliance_verdict() {
+	what=$1 log=$2
+	shift 2
+	total=$(grep '^Total for' "$log")
+	other=$(grep 'fail:' "$log" | grep -v "fmtdesc.description mismatch: was 'Y/UV 4:2:0[^']*', expected 'Y/CbCr 4:2:0")
+	known=$(grep -c "fmtdesc.description mismatch: was 'Y/UV 4:2:0" "$log")
+	nfail=$(echo "$total" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
+	missing=
+	for l in "$@"; do grep -qF "$l" "$log" || missing="$missing '$l'"; done
+	if [ -n "$total" ] && [ -z "$other" ] && [ "${nfail:-1}" -le "$known" ] && [ -z "$missing" ]; then
+		ok "camera: $what: ${total#*: } (known v4l-utils 1.22 format-description mismatch: $known)"
+	else
+		not_ok "camera: $what: ${total:-no totals}"
+		[ -z "$missing" ] || echo "# missing:$missing"
+		grep -B1 'fail:\|FAIL' "$log" | sed 's/^/#   /' | head -n 30
+	fi
+}

@@ -1,0 +1,154 @@
+#!/bin/sh
+# The camera from inside the guest (tests/suites/30-camera.sh boots the
+# boards and runs this with a scenario):
+#
+#   camera.sh main       compliance (MMAP, DMABUF), captures, placement,
+#                        bad input, close/unbind/rmmod while streaming
+#   camera.sh moved      NV12M with kind "y" and kind "c" in two regions
+#                        (cma_map=fb200000.camera/y=camy;fb200000.camera/c=camc)
+#   camera.sh basic      captures and placement only (the other board)
+#
+# Besides TAP lines it prints "FRAME <fourcc> <w> <h> <flip> <seq> <sha256>"
+# for every captured frame; the host recomputes the pattern and compares.
+. /tests/lib.sh
+. /tests/camera-lib.sh
+
+scenario=${1:-main}
+CAM=$(cam_node)
+if [ -z "$CAM" ]; then
+	not_ok "camera: no video device named s5pv210-camera"
+	dmesg | grep -i "camera\|vb2" | sed 's/^/# /'
+	exit 1
+fi
+ok "camera: $CAM is the s5pv210-camera (fb200000.camera)"
+
+case "$scenario" in
+main)
+	# ---- v4l2-compliance, MMAP streaming ----
+	v4l2-compliance -d "$CAM" -s >/tmp/comp.log 2>&1
+	# (Buffers too small for the format: CREATE_BUFS with half the size
+	# must fail, which the REQBUFS/CREATE_BUFS test checks.)
+	compliance_verdict "v4l2-compliance -s (MMAP streaming)" /tmp/comp.log \
+		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (no poll): OK" "test MMAP (select): OK" "test MMAP (epoll): OK"
+	no_leak "after v4l2-compliance"
+
+	# ---- DMABUF streaming: buffers exported by vivid (dma-contig) ----
+	modprobe vivid n_devs=1 node_types=0x1 multiplanar=2 allocators=1
+	VIVID=$(vivid_node)
+	v4l2-ctl -d "$VIVID" --set-fmt-video=width=640,height=480,pixelformat=YUYV
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=YUYV
+	v4l2-compliance -d "$CAM" -s 30 -e "$VIVID" >/tmp/comp-dmabuf.log 2>&1
+	compliance_verdict "v4l2-compliance -s -e vivid (DMABUF import from a contiguous exporter)" \
+		/tmp/comp-dmabuf.log "test DMABUF (no poll): OK" "test DMABUF (select): OK"
+	no_leak "after DMABUF streaming"
+
+	# A non-contiguous exporter (vivid on vmalloc): refused at QBUF
+	rmmod vivid && modprobe vivid n_devs=1 node_types=0x1 multiplanar=2 allocators=0
+	VIVID=$(vivid_node)
+	v4l2-ctl -d "$VIVID" --set-fmt-video=width=640,height=480,pixelformat=YUYV
+	v4l2-ctl -d "$CAM" --stream-dmabuf --export-device "$VIVID" --stream-count=3 \
+		>/tmp/noncontig.log 2>&1
+	check "non-contiguous DMABUF (vivid vmalloc) is refused (QBUF: Bad address)" \
+		grep -q "VIDIOC_QBUF returned -1 (Bad address)" /tmp/noncontig.log
+	rmmod vivid
+	no_leak "after the refused non-contiguous DMABUF"
+
+	# ---- frames, checked by the host ----
+	capture YUYV 640 480 0 8
+	capture NV12 1280 720 0 4
+	capture NM12 1280 720 0 4
+	capture YUYV 1280 720 3 4
+	capture NM12 96 48 1 4
+	capture YUYV 1920 1080 0 2
+	no_leak "after the captures"
+
+	# ---- every buffer in the region cma_map= sends it to ----
+	placement NM12 1280 720 "y=cam c=cam"
+
+	# ---- what the driver adjusts or refuses ----
+	v4l2-ctl -d "$CAM" --try-fmt-video=width=33,height=17,pixelformat=NM12 >/tmp/try.log 2>&1
+	check_eq "TRY_FMT 33x17 is adjusted to 32x18" "32/18 NM12" \
+		"$(fmt_of /tmp/try.log)"
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=5000,height=5000,pixelformat=NM12 >/dev/null 2>&1
+	check_eq "S_FMT 5000x5000 is clamped to 1920x1080" "1920/1080" \
+		"$(v4l2-ctl -d "$CAM" --get-fmt-video | awk -F': ' '/Width\/Height/ { print $2 }' | tr -d ' ')"
+	v4l2-ctl -d "$CAM" -p 1000 >/dev/null 2>&1
+	check_eq "S_PARM 1000 fps gives the shortest interval, 1/60" "60.000" \
+		"$(v4l2-ctl -d "$CAM" -P | awk '/Frames per second/ { print $4 }')"
+	v4l2-ctl -d "$CAM" -p 30 >/dev/null 2>&1
+	check_eq "S_PARM 30 fps" "30.000" \
+		"$(v4l2-ctl -d "$CAM" -P | awk '/Frames per second/ { print $4 }')"
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=YUYV
+
+	# ---- closing while streaming ----
+	v4l2-ctl -d "$CAM" --stream-mmap --stream-count=100000 >/dev/null 2>&1 &
+	pid=$!
+	wait_buffers 4
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	no_leak "after the streaming process was killed"
+
+	# ---- unbinding while streaming ----
+	drv=/sys/bus/platform/drivers/s5pv210-camera
+	v4l2-ctl -d "$CAM" --stream-mmap --stream-count=100000 >/tmp/unbind.log 2>&1 &
+	pid=$!
+	wait_buffers 4
+	echo fb200000.camera >"$drv/unbind"
+	t=0
+	while kill -0 $pid 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	if kill -0 $pid 2>/dev/null; then
+		not_ok "camera: the streaming process did not end after unbind"
+		kill -9 $pid
+	else
+		ok "camera: the streaming process ends after unbind ($(tail -n 1 /tmp/unbind.log | tr -d '\r<>'))"
+	fi
+	wait $pid 2>/dev/null
+	check "camera: no video device after unbind" sh -c "[ -z \"\$(. /tests/camera-lib.sh; cam_node)\" ]"
+	no_leak "after unbind while streaming"
+	echo fb200000.camera >"$drv/bind"
+	CAM=$(cam_node)
+	check "camera: bound again ($CAM)" test -n "$CAM"
+	capture YUYV 640 480 0 3
+
+	# ---- rmmod while streaming ----
+	v4l2-ctl -d "$CAM" --stream-mmap --stream-count=100000 >/dev/null 2>&1 &
+	pid=$!
+	wait_buffers 4
+	if rmmod s5pv210_camera 2>/tmp/rmmod.err; then
+		not_ok "camera: rmmod succeeded while the device was open"
+	else
+		ok "camera: rmmod refused while streaming ($(cat /tmp/rmmod.err))"
+	fi
+	kill $pid
+	wait $pid 2>/dev/null
+	no_leak "after the streaming process ended"
+	check "camera: rmmod s5pv210_camera once idle" rmmod s5pv210_camera
+	check "camera: vb2_cma no longer used by the camera" \
+		sh -c "! lsmod | grep '^vb2_cma ' | grep -q s5pv210_camera"
+	check "camera: the memory ports went with the driver" \
+		sh -c '! ls -d /sys/devices/platform/soc/fb200000.camera/fb200000.camera:* 2>/dev/null'
+	check "camera: modprobe loads it again" modprobe s5pv210-camera
+	CAM=$(cam_node)
+	capture YUYV 640 480 0 3
+	no_leak "at the end"
+	;;
+moved)
+	capture NM12 640 480 0 4
+	placement NM12 1280 720 "y=camy c=camc"
+	placement YUYV 640 480 "y=camy"
+	no_leak "at the end"
+	;;
+basic)
+	capture YUYV 640 480 0 4
+	capture NV12 320 240 2 4
+	placement NM12 640 480 "y=cam c=cam"
+	no_leak "at the end"
+	;;
+*)
+	not_ok "camera: unknown scenario '$scenario'"
+	;;
+esac
+
+check "camera: no oops, BUG or warning in the kernel log" \
+	sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|Unable to handle|refcount_t|list_del corruption'"
+exit $T_FAILED
