@@ -2,11 +2,11 @@
 # The camera end to end in the guest: the V4L2 driver (drivers/camera) on
 # vb2-cma (drivers/vb2-cma) on the emulated camera (qemu-patches/).
 # tests/guest/camera.sh runs in three boots:
-#   goni, cma_map=fb200000.camera/*=cam (the board's cam region):
+#   goni, the board's defaults (fb200000.camera/*=cam):
 #       v4l2-compliance (MMAP and DMABUF streaming), captures, placement,
 #       bad input, close/unbind/rmmod while streaming;
 #   goni, cma= and cma_map= moving kind "y" and kind "c" to two new regions;
-#   aquila, its cam region: captures and placement.
+#   aquila, the board's defaults: captures and placement.
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -16,9 +16,11 @@ pattern=$S5P_TOP/tests/suites/camera_pattern.py
 # run BOARD SCENARIO APPEND
 run() {
 	local board=$1 scenario=$2 append=$3 out=$T_TMP/$1-$2.out log=$T_TMP/$1-$2.log rc
-	echo "# $board, $scenario: --append '$append'"
+	local how="the board's default cma= and cma_map="
+	[ -z "$append" ] || how="--append '$append'"
+	echo "# $board, $scenario: $how"
 	"$S5P_TOP/scripts/boot-$board.sh" --cmd "/tests/camera.sh $scenario" \
-		--append "$append" --log "$log" --timeout 900 >"$out" 2>"$T_TMP/err"
+		${append:+--append "$append"} --log "$log" --timeout 900 >"$out" 2>"$T_TMP/err"
 	rc=$?
 	grep -E '^(not )?ok |^# ' "$out" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$scenario: /"
 	t_check "$board $scenario: guest checks exit with status 0 (got $rc)" [ "$rc" = 0 ]
@@ -33,7 +35,7 @@ run() {
 	[ "$rc" = 0 ] || tail -n 15 "$T_TMP/err" "$log" | sed 's/^/#   /'
 }
 
-run goni main 'cma_map=fb200000.camera/*=cam'
+run goni main ''
 run goni moved 'cma=camy=8M@0x44000000;camc=4M@0x52000000 cma_map=fb200000.camera/y=camy;fb200000.camera/c=camc'
-run aquila basic 'cma_map=fb200000.camera/*=cam'
+run aquila basic ''
 t_done
