@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Capture benchmark (not a test): frames per second of the emulated camera
+# (drivers/camera on vb2-cma) next to vivid's, in the same Goni guest, at
+# 640x480 and 1280x720 YUYV, both asked for 60 fps, 4 MMAP buffers.
+#
+#   scripts/bench-camera.sh [FRAMES [FPS]]     (default 120 frames, 60 fps)
+#
+# Prints the guest's BENCH lines (docs/camera.md has the figures).
+. "$(dirname "$0")/lib/common.sh"
+frames=${1:-120}
+fps=${2:-60}
+[[ $frames =~ ^[1-9][0-9]*$ && $fps =~ ^[1-9][0-9]*$ ]] || s5p_die "usage: $0 [FRAMES [FPS]]"
+s5p_log "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
+"$S5P_TOP/scripts/boot-goni.sh" --timeout 600 --cmd "sh /tests/camera-bench.sh $frames $fps"
