@@ -40,8 +40,8 @@
 
 struct device;
 
-/**
- * vb2_cma_memops - the videobuf2 memory operations of vb2-cma
+/*
+ * vb2_cma_memops: the videobuf2 memory operations of vb2-cma.
  *
  * Set &vb2_queue.mem_ops to this.  The alloc_devs[] (or &vb2_queue.dev) of
  * a plane is a memory port (vb2_cma_port_create()) or a plain device, which
