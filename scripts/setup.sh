@@ -15,6 +15,7 @@ HOST_PKGS=(
 	linux-source-6.1
 	meson ninja-build pkg-config libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev
 	device-tree-compiler util-linux
+	python3-ply python3-git
 )
 
 check=0

@@ -130,6 +130,11 @@ s5p_kernel_drivers() {
 	[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	s5p_need_cmd depmod
 	s5p_build_lock
+	# Someone else may have done it while we waited for the lock.
+	if [ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
+		s5p_build_unlock
+		return 0
+	fi
 	rel=$(cat "$KBUILD/include/config/kernel.release")
 	rm -rf "$KMODULES" && mkdir -p "$KMODULES"
 	s5p_info "kernel: installing modules"

@@ -54,8 +54,11 @@ s5p_rootfs() {
 
 	s5p_log "rootfs: assembling the initramfs"
 	s5p_gen_init_cpio
-	stage=$out/stage
-	rm -rf "$stage" && mkdir -p "$stage"
+	# A staging directory of its own: several builds may run at once.
+	mkdir -p "$out"
+	stage=$(mktemp -d "$out/stage.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$stage' '$stage.build'" EXIT
 	for d in $debs; do
 		s5p_info "unpacking $(basename "$d")"
 		dpkg-deb -x "$d" "$stage" || s5p_die "cannot unpack $d"
@@ -74,7 +77,7 @@ s5p_rootfs() {
 		[ -f "$tool/Makefile" ] || continue
 		local name b
 		name=$(basename "$tool")
-		b=$S5P_CACHE/tools-build/armel/$name
+		b=$stage.build/$name
 		mkdir -p "$b"
 		cp -a "$tool/." "$b/"
 		s5p_info "cross-building tools/$name"
@@ -96,8 +99,11 @@ s5p_rootfs() {
 		cp -a "$KMODULES/lib" "$stage/"
 	fi
 
-	s5p_cpio_from_dir "$stage" "$ROOTFS.tmp" || s5p_die "cannot write the initramfs"
-	mv "$ROOTFS.tmp" "$ROOTFS"
+	rm -rf "$stage.build"
+	s5p_cpio_from_dir "$stage" "$stage.cpio.gz" || s5p_die "cannot write the initramfs"
+	mv "$stage.cpio.gz" "$ROOTFS"
+	rm -rf "$stage"
+	trap - EXIT
 	local sz
 	sz=$(stat -c %s "$ROOTFS")
 	# QEMU puts the initrd at 0x32800000 and it must end in the first bank.
