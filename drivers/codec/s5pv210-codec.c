@@ -34,6 +34,7 @@
 /* after the mm headers: <linux/cma.h> uses struct page undeclared */
 #include <linux/cma.h>
 
+#include <media/media-device.h>
 #include <media/v4l2-ctrls.h>
 #include <media/v4l2-device.h>
 #include <media/v4l2-event.h>
@@ -125,16 +126,18 @@ struct codec_fmt {
 	bool planar;
 };
 
+/* The first is the default: YUYV, what the camera captures by default. */
 static const struct codec_fmt codec_raw_formats[] = {
-	{ V4L2_PIX_FMT_NV12, CODEC_FMT_NV12, 3, true },
-	{ V4L2_PIX_FMT_NV21, CODEC_FMT_NV21, 3, true },
 	{ V4L2_PIX_FMT_YUYV, CODEC_FMT_YUYV, 4, false },
 	{ V4L2_PIX_FMT_UYVY, CODEC_FMT_UYVY, 4, false },
+	{ V4L2_PIX_FMT_NV12, CODEC_FMT_NV12, 3, true },
+	{ V4L2_PIX_FMT_NV21, CODEC_FMT_NV21, 3, true },
 };
 
 struct codec_dev {
 	struct v4l2_device v4l2_dev;
 	struct video_device vfd;
+	struct media_device mdev;
 	struct v4l2_m2m_dev *m2m_dev;
 	struct device *dev;
 	void __iomem *regs;
@@ -222,12 +225,28 @@ static void codec_adjust_raw(struct v4l2_pix_format *pix)
 	if (fmt->planar)
 		pix->sizeimage += pix->sizeimage / 2;
 	pix->field = V4L2_FIELD_NONE;
-	/* JFIF: full-range BT.601 Y'CbCr, sRGB transfer function */
-	pix->colorspace = V4L2_COLORSPACE_JPEG;
-	pix->xfer_func = V4L2_XFER_FUNC_SRGB;
-	pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
-	pix->quantization = V4L2_QUANTIZATION_FULL_RANGE;
 	pix->flags = 0;
+	/*
+	 * The colorimetry is the application's to describe (the encoder
+	 * codes the samples as they are; CAPTURE reports the same); when it
+	 * gives none, or an invalid one: JFIF's, sRGB primaries and
+	 * transfer function, full-range BT.601 Y'CbCr (what
+	 * V4L2_COLORSPACE_JPEG stands for, spelt out as the JPEG drivers do).
+	 */
+	if (pix->colorspace == V4L2_COLORSPACE_DEFAULT ||
+	    pix->colorspace > V4L2_COLORSPACE_DCI_P3) {
+		pix->colorspace = V4L2_COLORSPACE_SRGB;
+		pix->xfer_func = V4L2_XFER_FUNC_SRGB;
+		pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
+		pix->quantization = V4L2_QUANTIZATION_FULL_RANGE;
+		return;
+	}
+	if (pix->xfer_func > V4L2_XFER_FUNC_SMPTE2084)
+		pix->xfer_func = V4L2_XFER_FUNC_DEFAULT;
+	if (pix->ycbcr_enc > V4L2_YCBCR_ENC_SMPTE240M)
+		pix->ycbcr_enc = V4L2_YCBCR_ENC_DEFAULT;
+	if (pix->quantization > V4L2_QUANTIZATION_LIM_RANGE)
+		pix->quantization = V4L2_QUANTIZATION_DEFAULT;
 }
 
 static void codec_adjust_coded(struct codec_ctx *ctx,
@@ -335,11 +354,19 @@ static int codec_s_fmt_out(struct file *file, void *priv,
 	codec_adjust_raw(&f->fmt.pix);
 	ctx->raw = f->fmt.pix;
 	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat);
-	/* The coded size follows the raw one, unless CAPTURE is in use. */
+	/*
+	 * The coded size follows the raw one, unless CAPTURE is in use;
+	 * the colorimetry always does.
+	 */
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, V4L2_BUF_TYPE_VIDEO_CAPTURE);
 	if (!vb2_is_busy(vq)) {
 		ctx->coded.sizeimage = 0;
 		codec_adjust_coded(ctx, &ctx->coded);
+	} else {
+		ctx->coded.colorspace = ctx->raw.colorspace;
+		ctx->coded.xfer_func = ctx->raw.xfer_func;
+		ctx->coded.ycbcr_enc = ctx->raw.ycbcr_enc;
+		ctx->coded.quantization = ctx->raw.quantization;
 	}
 	return 0;
 }
@@ -803,7 +830,7 @@ static int codec_open(struct file *file)
 	ctx->fh.ctrl_handler = &ctx->hdl;
 	v4l2_ctrl_handler_setup(&ctx->hdl);
 
-	ctx->raw.pixelformat = V4L2_PIX_FMT_NV12;
+	ctx->raw.pixelformat = codec_raw_formats[0].fourcc;
 	ctx->raw.width = DEF_WIDTH;
 	ctx->raw.height = DEF_HEIGHT;
 	codec_adjust_raw(&ctx->raw);
@@ -895,6 +922,7 @@ static void codec_vdev_release(struct video_device *vfd)
 
 	v4l2_device_unregister(&dev->v4l2_dev);
 	v4l2_m2m_release(dev->m2m_dev);
+	media_device_cleanup(&dev->mdev);
 	mutex_destroy(&dev->mutex);
 	kfree(dev);
 }
@@ -948,9 +976,17 @@ static int codec_probe(struct platform_device *pdev)
 	codec_place_port(dev, PORT_A, "a");
 	codec_place_port(dev, PORT_B, "b");
 
+	/* A media device, so that the video node's function is known */
+	dev->mdev.dev = &pdev->dev;
+	strscpy(dev->mdev.model, CODEC_NAME, sizeof(dev->mdev.model));
+	snprintf(dev->mdev.bus_info, sizeof(dev->mdev.bus_info), "platform:%s",
+		 dev_name(&pdev->dev));
+	media_device_init(&dev->mdev);
+	dev->v4l2_dev.mdev = &dev->mdev;
+
 	ret = v4l2_device_register(&pdev->dev, &dev->v4l2_dev);
 	if (ret)
-		goto free;
+		goto cleanup_media;
 	dev->m2m_dev = v4l2_m2m_init(&codec_m2m_ops);
 	if (IS_ERR(dev->m2m_dev)) {
 		ret = PTR_ERR(dev->m2m_dev);
@@ -973,14 +1009,29 @@ static int codec_probe(struct platform_device *pdev)
 	ret = video_register_device(&dev->vfd, VFL_TYPE_VIDEO, -1);
 	if (ret)
 		goto release_m2m;
+	ret = v4l2_m2m_register_media_controller(dev->m2m_dev, &dev->vfd,
+						 MEDIA_ENT_F_PROC_VIDEO_ENCODER);
+	if (ret)
+		goto unreg_vdev;
+	ret = media_device_register(&dev->mdev);
+	if (ret)
+		goto unreg_mc;
 	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s\n",
 		 video_device_node_name(&dev->vfd));
 	return 0;
 
+unreg_mc:
+	v4l2_m2m_unregister_media_controller(dev->m2m_dev);
+unreg_vdev:
+	/* codec_vdev_release() frees the rest */
+	video_unregister_device(&dev->vfd);
+	return ret;
 release_m2m:
 	v4l2_m2m_release(dev->m2m_dev);
 unreg_v4l2:
 	v4l2_device_unregister(&dev->v4l2_dev);
+cleanup_media:
+	media_device_cleanup(&dev->mdev);
 free:
 	kfree(dev);
 	return ret;
@@ -997,6 +1048,8 @@ static int codec_remove(struct platform_device *pdev)
 	 * open files see -ENODEV until they are closed; the last close
 	 * frees the rest (codec_vdev_release()).
 	 */
+	media_device_unregister(&dev->mdev);
+	v4l2_m2m_unregister_media_controller(dev->m2m_dev);
 	video_unregister_device(&dev->vfd);
 	spin_lock_irqsave(&dev->lock, flags);
 	codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
