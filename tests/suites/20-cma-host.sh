@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The CMA framework on the host: the kernel's own mm/cma-parse.c,
-# mm/cma-regions.c and mm/cma-best-fit.c (from the patched tree) built for
-# the host and unit-tested (tests/host/cma), the user-space tools
+# mm/cma-regions.c and allocators (mm/cma-best-fit.c, cma-first-fit.c,
+# cma-bitmap.c) from the patched tree built for the host and unit-tested
+# (tests/host/cma; allocator cases run, and are named, once per
+# allocator), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$S5P_TOP/scripts/lib/kernel.sh"

@@ -319,3 +319,52 @@ void shim_run_initcalls(void)
 	for (i = 0; i < shim_nr_initcalls; i++)
 		shim_initcalls[i].fn();
 }
+
+/* lib/bitmap.c, bit by bit */
+
+#include <linux/bitmap.h>
+
+static void shim_bit(unsigned long *map, unsigned long i, int val)
+{
+	unsigned long m = 1UL << (i % BITS_PER_LONG);
+
+	if (val)
+		map[i / BITS_PER_LONG] |= m;
+	else
+		map[i / BITS_PER_LONG] &= ~m;
+}
+
+void bitmap_set(unsigned long *map, unsigned int start, unsigned int len)
+{
+	while (len--)
+		shim_bit(map, start++, 1);
+}
+
+void bitmap_clear(unsigned long *map, unsigned int start, int len)
+{
+	while (len-- > 0)
+		shim_bit(map, start++, 0);
+}
+
+/* The kernel's algorithm (lib/bitmap.c), on tools/lib/find_bit.c. */
+unsigned long bitmap_find_next_zero_area_off(unsigned long *map,
+					     unsigned long size,
+					     unsigned long start,
+					     unsigned int nr,
+					     unsigned long align_mask,
+					     unsigned long align_offset)
+{
+	unsigned long index, end, i;
+again:
+	index = find_next_zero_bit(map, size, start);
+	index = ((index + align_offset + align_mask) & ~align_mask) - align_offset;
+	end = index + nr;
+	if (end > size)
+		return end;
+	i = find_next_bit(map, end, index);
+	if (i < end) {
+		start = i + 1;
+		goto again;
+	}
+	return index;
+}

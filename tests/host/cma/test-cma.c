@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the CMA framework (mm/cma-parse.c, mm/cma-regions.c,
- * mm/cma-best-fit.c of the patched kernel tree).
+ * Host unit tests of the CMA framework (mm/cma-parse.c, mm/cma-regions.c
+ * and the allocators mm/cma-best-fit.c, mm/cma-first-fit.c, mm/cma-bitmap.c
+ * of the patched kernel tree).
  *
  *   test-cma [SEED [STEPS]]
  *
@@ -85,6 +86,18 @@ static void dump_log(void)
 		printf("    # log: %s\n", line);
 	free(copy);
 }
+
+/* The allocators the tree has; each gets the allocator tests and boots. */
+static const char *const allocator_names[] = {
+	"bf",
+#ifdef CONFIG_CMA_FIRST_FIT
+	"ff",
+#endif
+#ifdef CONFIG_CMA_BITMAP
+	"bitmap",
+#endif
+};
+#define NR_ALLOCATORS (sizeof(allocator_names) / sizeof(allocator_names[0]))
 
 /* A second allocator, "foo", which is best-fit under another name. */
 static struct cma_allocator foo_allocator;
@@ -219,6 +232,32 @@ static void test_region_case(const struct region_case *c)
 		       "%s: params %s", r->name, r->alloc_params ?: "(none)");
 	}
 	free(str);
+	end();
+}
+
+/* cma= picks each allocator by name and hands it its parameters. */
+static void test_region_allocator(const char *name)
+{
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	char str[200];
+	unsigned int nr;
+
+	begin("cma=: allocator %s picked by name, with and without parameters", name);
+	snprintf(str, sizeof(str), "a=1M:%s;b=2M@0x40000000/64K:%s(x=1,y);c=1M:%s();d=1M:%s(",
+		 name, name, name, name);
+	nr = cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep);
+	CHECKF(nr == 3, "%u regions", nr);
+	CHECKF(rep.problems == 1 && strstr(rep.last, "unclosed '('"), "%u problems (last: %s)",
+	       rep.problems, rep.last);
+	if (nr == 3) {
+		CHECK(regs[0].alloc && !strcmp(regs[0].alloc->name, name) && !regs[0].alloc_params);
+		CHECK(regs[1].alloc && !strcmp(regs[1].alloc->name, name) &&
+		      regs[1].alloc_params && !strcmp(regs[1].alloc_params, "x=1,y"));
+		CHECK(regs[1].start == 0x40000000 && regs[1].alignment == 64 * KiB);
+		CHECK(regs[2].alloc && !strcmp(regs[2].alloc->name, name) && !regs[2].alloc_params);
+	}
+	CHECK(cma_allocator_find(name) && !strcmp(cma_allocator_find(name)->name, name));
 	end();
 }
 
@@ -551,9 +590,12 @@ static int check_region(struct cma_region *reg, struct live *live, unsigned int 
 	return bad;
 }
 
-/* Best fit: the smallest hole that fits at the alignment, lowest address first. */
-static int bf_expected_hole(struct cma_region *reg, unsigned long size,
-			    unsigned long align, struct hole *out)
+/*
+ * Best fit (@first 0): the smallest hole that fits at the alignment, lowest
+ * address first.  First fit (@first 1): the lowest hole that fits.
+ */
+static int expected_hole(struct cma_region *reg, unsigned long size,
+			 unsigned long align, struct hole *out, int first)
 {
 	static struct holes hs;
 	unsigned int i;
@@ -571,6 +613,8 @@ static int bf_expected_hole(struct cma_region *reg, unsigned long size,
 		    (hs.h[i].size == out->size && hs.h[i].start < out->start))
 			*out = hs.h[i];
 		found = 1;
+		if (first)
+			break;
 	}
 	return found;
 }
@@ -606,6 +650,7 @@ static void test_random(const char *alloc_name, unsigned int seed, unsigned int 
 	long objects = shim_live_objects;
 	char when[80];
 	int bf = !strcmp(alloc_name, "bf") || !strcmp(alloc_name, "foo");
+	int ff = !strcmp(alloc_name, "ff") || !strcmp(alloc_name, "bitmap");
 
 	begin("allocator %s: %u random steps (seed %u) in %#lx+%#lx keep the invariants",
 	      alloc_name, steps, seed, start, size);
@@ -625,7 +670,7 @@ static void test_random(const char *alloc_name, unsigned int seed, unsigned int 
 			unsigned long psize = PAGE_ALIGN(rsize);
 			unsigned long palign = ralign < 4096 ? 4096 : ralign;
 			struct hole want = { 0, 0 };
-			int fits = bf ? bf_expected_hole(&reg, psize, palign, &want) : 0;
+			int fits = expected_hole(&reg, psize, palign, &want, ff);
 			struct cma_chunk *c = cma_region_alloc(&reg, psize, palign);
 
 			snprintf(when, sizeof(when), "step %u: alloc %#lx/%#lx", step, rsize,
@@ -633,9 +678,13 @@ static void test_random(const char *alloc_name, unsigned int seed, unsigned int 
 			if (c) {
 				allocs++;
 				live[n++] = (struct live){ c, rsize, palign };
-				if (bf && !fits)
+				if (!fits)
 					fail_at(__LINE__, "%s: got %#lx, no hole fits", when,
 						c->start);
+				else if (ff && c->start != ((want.start + palign - 1) & ~(palign - 1)))
+					fail_at(__LINE__,
+						"%s: got %#lx, not the start of the first hole %#lx+%#lx",
+						when, c->start, want.start, want.size);
 				else if (bf && (c->start < want.start ||
 						c->start - want.start > want.size ||
 						want.size - (c->start - want.start) < c->size))
@@ -644,7 +693,7 @@ static void test_random(const char *alloc_name, unsigned int seed, unsigned int 
 						c->start, want.start, want.size);
 			} else {
 				fails++;
-				if (bf && fits)
+				if (fits)
 					fail_at(__LINE__, "%s: failed, hole %#lx+%#lx fits", when,
 						want.start, want.size);
 			}
@@ -677,6 +726,74 @@ static void test_random(const char *alloc_name, unsigned int seed, unsigned int 
 		       shim_live_objects - objects);
 	}
 	printf("    # %u allocations, %u failures\n", allocs, fails);
+	end();
+}
+
+/*
+ * A fixed sequence with known answers for the first-fit allocators (ff and
+ * bitmap): lowest hole first, alignment slack kept free, merges.
+ */
+static void test_ff_fixed(const char *name)
+{
+	struct cma_region reg = {
+		.name = "fix", .start = 0x40001000, .size = 16 * MiB, .alignment = 4096,
+	};
+	struct cma_chunk *a, *b, *c, *d, *e;
+	long objects = shim_live_objects;
+	static struct holes hs;
+
+	begin("%s: first fit, alignment slack kept, split and merges, parameters refused", name);
+	reg.alloc = cma_allocator_find(name);
+	CHECK(reg.alloc && !strcmp(reg.alloc->name, name));
+	if (!reg.alloc || cma_region_init(&reg)) {
+		fail_at(__LINE__, "cannot set up the region");
+		end();
+		return;
+	}
+	a = cma_region_alloc(&reg, MiB, 4096);			/* front of the region */
+	CHECK(a && a->start == 0x40001000);
+	b = cma_region_alloc(&reg, 4096, MiB);			/* slack 0x40101000-0x401fffff stays */
+	CHECK(b && b->start == 0x40200000);
+	c = cma_region_alloc(&reg, 8192, 4096);		/* first fit: into the slack */
+	CHECK(c && c->start == 0x40101000);
+	d = cma_region_alloc(&reg, 0xfd000, 4096);		/* the rest of the slack, exactly */
+	CHECK(d && d->start == 0x40103000);
+	if (!a || !b || !c || !d) {
+		end();
+		return;
+	}
+	CHECK(cma_region_largest_free(&reg) == 14 * MiB);
+	e = cma_region_alloc(&reg, 16 * MiB, 4096);		/* too big */
+	CHECK(!e);
+	CHECK(reg.alloc_fails == 1 && reg.allocs == 4 && reg.nr_chunks == 4);
+	hs.n = 0;
+	reg.alloc->for_each_free(&reg, collect_hole, &hs);
+	CHECKF(hs.n == 1 && hs.h[0].start == 0x40201000, "%u holes, first %#lx", hs.n,
+	       hs.h[0].start);
+	cma_region_free(c);					/* a hole between a and d */
+	cma_region_free(a);					/* merges with c's hole */
+	hs.n = 0;
+	reg.alloc->for_each_free(&reg, collect_hole, &hs);
+	CHECKF(hs.n == 2 && hs.h[0].start == 0x40001000 && hs.h[0].size == MiB + 8192,
+	       "%u holes, first %#lx+%#lx", hs.n, hs.h[0].start, hs.h[0].size);
+	a = cma_region_alloc(&reg, MiB + 8192, 4096);	/* fills it exactly */
+	CHECK(a && a->start == 0x40001000);
+	cma_region_free(d);
+	cma_region_free(b);					/* merges on both sides */
+	cma_region_free(a);
+	hs.n = 0;
+	reg.alloc->for_each_free(&reg, collect_hole, &hs);
+	CHECKF(hs.n == 1 && hs.h[0].start == reg.start && hs.h[0].size == reg.size,
+	       "%u holes", hs.n);
+	CHECK(reg.used == 0 && reg.nr_chunks == 0);
+	cma_region_cleanup(&reg);
+	CHECK(shim_live_objects == objects);
+
+	/* Parameters: the allocator refuses to start, with one message. */
+	reg.alloc_params = "x";
+	CHECK(cma_region_init(&reg) == -EINVAL);
+	CHECKF(shim_log_count("takes no parameters") == 1, "log: %s", shim_log);
+	CHECK(shim_live_objects == objects);
 	end();
 }
 
@@ -775,6 +892,9 @@ static void test_bf_fixed(void)
 
 /* Boots: each in a child process, so that the framework starts fresh. */
 
+/* The allocator the boots below give each command-line region (NULL: bf). */
+static const char *boot_alloc;
+
 struct boot {
 	const char *cma, *map;		/* the command line's; NULL: not given */
 	const char *def_cma, *def_map;	/* the platform's; NULL: none */
@@ -794,8 +914,23 @@ static int boot(const struct boot *b)
 	}
 	memblock_reserve(0x30008000, 8 * MiB);		/* the kernel */
 	memblock_reserve(0x32800000, 4 * MiB);		/* the initramfs */
-	if (b->cma)
+	if (b->cma && boot_alloc) {
+		static char cma[600];
+		const char *p;
+		size_t n = 0;
+
+		/* ";" ends each region: give it ":<boot_alloc>" first. */
+		for (p = b->cma; ; p++) {
+			if (*p == ';' || !*p)
+				n += snprintf(cma + n, sizeof(cma) - n, ":%s", boot_alloc);
+			if (!*p)
+				break;
+			cma[n++] = *p;
+		}
+		shim_early_param("cma", cma);
+	} else if (b->cma) {
 		shim_early_param("cma", b->cma);
+	}
 	if (b->map)
 		shim_early_param("cma_map", b->map);
 	if (b->def_cma || b->def_map)
@@ -856,15 +991,24 @@ static void boot_cmdline(void)
 	unsigned long x;
 	int ret;
 
-	begin("boot: command-line regions reserved, logged and allocated from as mapped");
+	const char *an = boot_alloc ?: "bf";
+	char line[200];
+
+	begin("boot (%s): command-line regions reserved, logged and allocated from as mapped", an);
 	ret = boot(&b);
 	CHECK(ret == 4);
-	CHECK_LOG("cma: cma=a=32M@0x40000000;b=32M@0x50000000;c=1M/128K;d=16M (command line)");
+	if (!boot_alloc)
+		CHECK_LOG("cma: cma=a=32M@0x40000000;b=32M@0x50000000;c=1M/128K;d=16M (command line)");
 	CHECK_LOG("cma: cma_map=video/a=a,b;video/b=b,a;video/f=c;*=d (command line)");
-	CHECK_LOG("cma: region a: base=0x40000000 size=0x02000000 align=0x1000 allocator=bf");
-	CHECK_LOG("cma: region b: base=0x50000000 size=0x02000000 align=0x1000 allocator=bf");
-	CHECK_LOG("cma: region c: base=0x57f00000 size=0x00100000 align=0x20000 allocator=bf");
-	CHECK_LOG("cma: region d: base=0x56f00000 size=0x01000000 align=0x1000 allocator=bf");
+#define CHECK_REGION_LOG(fmt) do {					\
+		snprintf(line, sizeof(line), fmt "%s", an);		\
+		CHECK_LOG(line);					\
+	} while (0)
+	CHECK_REGION_LOG("cma: region a: base=0x40000000 size=0x02000000 align=0x1000 allocator=");
+	CHECK_REGION_LOG("cma: region b: base=0x50000000 size=0x02000000 align=0x1000 allocator=");
+	CHECK_REGION_LOG("cma: region c: base=0x57f00000 size=0x00100000 align=0x20000 allocator=");
+	CHECK_REGION_LOG("cma: region d: base=0x56f00000 size=0x01000000 align=0x1000 allocator=");
+#undef CHECK_REGION_LOG
 	CHECK_LOG("cma: map rule 1: video/a=a,b");
 	CHECK_LOG("cma: map rule 2: video/b=b,a");
 	CHECK_LOG("cma: map rule 3: video/f=c");
@@ -1031,10 +1175,11 @@ static void boot_api(void)
 {
 	struct boot b = { "a=4M@0x40000000;b=4M@0x50000000", "dev=a;dev/k=b,a" };
 	struct cma_info info;
-	unsigned long x, y;
+	unsigned long x, y, z;
 	long objects;
 
-	begin("api: cma_alloc, cma_get, cma_put and cma_info behave as documented");
+	begin("api (%s): cma_alloc, cma_get, cma_put and cma_info behave as documented",
+	      boot_alloc ?: "bf");
 	CHECK(boot(&b) == 2);
 	shim_run_initcalls();
 	objects = shim_live_objects;
@@ -1067,9 +1212,13 @@ static void boot_api(void)
 	CHECK(cma_put(x + 4096) == -ENOENT);
 	CHECK(in_log("cma: cma_put(0x40000000): no chunk starts there") == 1);
 	CHECK(in_log("cma: cma_get(0x40000000): no chunk starts there") == 1);
-	/* best fit: the 2M-4K hole above y beats the 2M one below it */
-	CHECK(cma_alloc(dev("dev"), NULL, 4096, 0) == 0x40201000);
-	CHECK(cma_put(0x40201000) == 1);
+	/*
+	 * best fit: the 2M-4K hole above y beats the 2M one below it;
+	 * first fit (ff, bitmap): the lower one.
+	 */
+	z = boot_alloc ? 0x40000000 : 0x40201000;
+	CHECK(cma_alloc(dev("dev"), NULL, 4096, 0) == z);
+	CHECK(cma_put(z) == 1);
 	CHECK(cma_alloc(dev("dev"), NULL, 2 * MiB, 0) == 0x40000000);
 	CHECK(cma_put(0x40000000) == 1);
 
@@ -1086,8 +1235,8 @@ static void boot_api(void)
 	/* kind k prefers b */
 	x = cma_alloc(dev("dev"), "k", 4 * MiB, 0);
 	CHECK(x == 0x50000000);
-	CHECK(cma_alloc(dev("dev"), "k", 4096, 0) == 0x40201000);
-	CHECK(cma_put(0x40201000) == 1);
+	CHECK(cma_alloc(dev("dev"), "k", 4096, 0) == z);
+	CHECK(cma_put(z) == 1);
 	CHECK(cma_put(x) == 1);
 	CHECK(cma_put(y) == 1);
 	CHECK(shim_live_objects == objects);
@@ -1186,7 +1335,8 @@ static void boot_threads(void)
 	long objects;
 	int i;
 
-	begin("api: 4 threads allocating and freeing at once leave every region whole");
+	begin("api (%s): 4 threads allocating and freeing at once leave every region whole",
+	      boot_alloc ?: "bf");
 	CHECK(boot(&b) == 3);
 	shim_run_initcalls();
 	objects = shim_live_objects;
@@ -1210,7 +1360,6 @@ int main(int argc, char **argv)
 {
 	unsigned int seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 20100720;
 	unsigned int steps = argc > 2 ? strtoul(argv[2], NULL, 0) : 3000;
-	static const char *const allocators[] = { "bf", "foo" };
 	unsigned int i;
 
 	shim_log_echo = getenv("CMA_TEST_VERBOSE") != NULL;
@@ -1224,12 +1373,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		test_map_case(&map_cases[i]);
 	test_map_limits();
+	for (i = 0; i < NR_ALLOCATORS; i++)
+		test_region_allocator(allocator_names[i]);
 	test_bf_fixed();
-	for (i = 0; i < 2; i++) {
-		test_random(allocators[i], seed + i, steps, 0x40000000, 64 * MiB);
-		test_random(allocators[i], seed + 7 + i, steps / 3,
+	for (i = 1; i < NR_ALLOCATORS; i++)
+		test_ff_fixed(allocator_names[i]);
+	for (i = 0; i < NR_ALLOCATORS; i++) {
+		test_random(allocator_names[i], seed + i, steps, 0x40000000, 64 * MiB);
+		test_random(allocator_names[i], seed + 7 + i, steps / 3,
 			    -(unsigned long)(32 * MiB), 32 * MiB);
+		test_random(allocator_names[i], seed + 13 + i, steps / 3,
+			    0x40005000, 48 * MiB + 0x3000);
 	}
+	test_random("foo", seed + 5, steps / 3, 0x40000000, 64 * MiB);
 	cma_allocator_unregister(&foo_allocator);
 
 	/* Boots, each in a fresh process. */
@@ -1245,6 +1401,13 @@ int main(int argc, char **argv)
 	run_forked("boot_kmalloc_failures", boot_kmalloc_failures);
 	run_forked("boot_init_failure", boot_init_failure);
 	run_forked("boot_threads", boot_threads);
+	for (i = 1; i < NR_ALLOCATORS; i++) {
+		boot_alloc = allocator_names[i];
+		run_forked("boot_cmdline", boot_cmdline);
+		run_forked("boot_api", boot_api);
+		run_forked("boot_threads", boot_threads);
+	}
+	boot_alloc = NULL;
 
 	printf("# %d cases, %d failed\n", total_cases, total_failed);
 	return total_failed != 0;
