@@ -16,12 +16,16 @@
  * <num> is the number "list" shows (the chunk's file descriptor); sizes take
  * K, M and G suffixes.  With -r FILE every allocation and free is also
  * written to FILE; -p FILE replays such a file instead of reading commands
- * and checks that each allocation gets the recorded result.  docs/cma.md
- * describes the output and the record format.
+ * and checks that each allocation gets the recorded result (the format,
+ * shared with the host benchmark, is in trace.h); -t adds per-operation
+ * timing to a replay.  docs/cma.md describes the output, docs/benchmarks.md
+ * the trace format.
  *
  * Based on the 2010 tools/cma/cma-test.c by Michal Nazarewicz.
  */
 #include <linux/cma.h>
+
+#include "trace.h"
 
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -36,9 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#define RECORD_HEADER "# cma-test record 1"
+#define RECORD_HEADER TRACE_HEADER
 
 struct chunk {
 	struct chunk *next, *prev;
@@ -110,38 +115,21 @@ static int parse_size(char *s, char **end, unsigned long *val)
 	return 0;
 }
 
-static const struct {
-	int err;
-	const char *name;
-} errnames[] = {
-	{ EINVAL, "EINVAL" }, { ENOENT, "ENOENT" }, { ENOMEM, "ENOMEM" },
-	{ ENOTTY, "ENOTTY" }, { EBADFD, "EBADFD" }, { EFAULT, "EFAULT" },
-	{ ENOSPC, "ENOSPC" }, { ENODEV, "ENODEV" }, { EACCES, "EACCES" },
-	{ EPERM, "EPERM" }, { EAGAIN, "EAGAIN" }, { EBUSY, "EBUSY" },
-};
-
 static const char *errname(int e)
 {
-	static char buf[16];
-	size_t i;
-
-	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
-		if (errnames[i].err == e)
-			return errnames[i].name;
-	snprintf(buf, sizeof(buf), "E%d", e);
-	return buf;
+	return trace_errname(e);
 }
 
-static int errnum(const char *name)
-{
-	size_t i;
+/* Per-operation timing (-t): the ioctl of an allocation, the close of a free. */
+static int timing;
+static struct trace_stats alloc_ns, free_ns;
 
-	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
-		if (!strcmp(errnames[i].name, name))
-			return errnames[i].err;
-	if (name[0] == 'E' && isdigit((unsigned char)name[1]))
-		return atoi(name + 1);
-	return -1;
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static struct chunk *find_chunk(int fd)
@@ -167,6 +155,7 @@ static struct chunk *do_alloc(const char *dev, const char *kind,
 			      unsigned long size, unsigned long align)
 {
 	struct cma_alloc_request req;
+	unsigned long long t0;
 	struct chunk *c;
 	int fd, e;
 
@@ -187,7 +176,11 @@ static struct chunk *do_alloc(const char *dev, const char *kind,
 	req.size = size;
 	req.alignment = align;
 	c->id = next_id++;
-	if (ioctl(fd, IOCTL_CMA_ALLOC, &req) < 0) {
+	t0 = timing ? now_ns() : 0;
+	e = ioctl(fd, IOCTL_CMA_ALLOC, &req);
+	if (timing)
+		trace_stats_add(&alloc_ns, now_ns() - t0);
+	if (e < 0) {
 		e = errno;
 		if (record)
 			fprintf(record, "alloc %u %s %s 0x%lx 0x%lx %s\n", c->id,
@@ -212,9 +205,13 @@ static struct chunk *do_alloc(const char *dev, const char *kind,
 
 static void do_free(struct chunk *c)
 {
+	unsigned long long t0 = timing ? now_ns() : 0;
+
 	c->prev->next = c->next;
 	c->next->prev = c->prev;
 	close(c->fd);
+	if (timing)
+		trace_stats_add(&free_ns, now_ns() - t0);
 	if (record)
 		fprintf(record, "free %u\n", c->id);
 	free(c);
@@ -460,12 +457,26 @@ static void handle_command(char *line)
 
 /* Replay */
 
-static int replay(const char *path)
+static void print_stats(const char *what, struct trace_stats *st)
 {
-	unsigned int allocs = 0, frees = 0, mismatches = 0, lineno = 0;
-	struct { unsigned int rec; struct chunk *c; } *ids = NULL;
-	size_t nids = 0;
-	char line[1024];
+	if (!st->n)
+		return;
+	printf("replay: %s ns: n=%zu p50=%llu p99=%llu max=%llu\n", what, st->n,
+	       trace_stats_pct(st, 50), trace_stats_pct(st, 99),
+	       trace_stats_pct(st, 100));
+}
+
+/*
+ * Replay a trace (trace.h): allocations whose result was recorded must get
+ * it again (else a mismatch); the others only count their failures.
+ */
+static int replay(const char *path, int quiet)
+{
+	unsigned int allocs = 0, frees = 0, mismatches = 0, failed = 0, lineno = 0;
+	struct { unsigned long rec; struct chunk *c; } *ids = NULL;
+	size_t nids = 0, cap = 0;
+	char line[1024], first_fail[160] = "", want[32];
+	struct trace_op op;
 	FILE *f;
 
 	f = fopen(path, "r");
@@ -474,61 +485,90 @@ static int replay(const char *path)
 		return 2;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char dev[64], kind[64], result[64];
-		unsigned long size, align, start;
-		unsigned int id;
 		struct chunk *c;
 		size_t i;
 
 		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
+		switch (trace_parse(line, &op)) {
+		case TRACE_NONE:
+		case TRACE_CMA:		/* boot parameters: for the one who boots */
+		case TRACE_CMA_MAP:
 			continue;
-		if (sscanf(line, "alloc %u %63s %63s %lx %lx %63s", &id, dev, kind,
-			   &size, &align, result) == 6) {
-			int want_err = result[0] == 'E' ? errnum(result) : 0;
-
+		case TRACE_ERROR:
+			line[strcspn(line, "\n")] = '\0';
+			fprintf(stderr, "replay: %s:%u: cannot parse: %s (%s)\n", path,
+				lineno, line, op.text);
+			mismatches++;
+			continue;
+		case TRACE_ALLOC:
 			allocs++;
-			if (strlen(dev) > 16 || strlen(kind) > 16) {
-				fprintf(stderr, "replay: %s:%u: name too long\n", path, lineno);
+			if (op.size > ULONG_MAX || op.align > ULONG_MAX) {
+				fprintf(stderr, "replay: %s:%u: size or alignment too large\n",
+					path, lineno);
 				mismatches++;
 				continue;
 			}
-			if (!want_err)
-				start = strtoul(result, NULL, 16);
-			c = do_alloc(dev, strcmp(kind, "-") ? kind : "", size, align);
-			if (c) {
-				ids = realloc(ids, (nids + 1) * sizeof(*ids));
-				ids[nids].rec = id;
+			c = do_alloc(op.dev, op.kind, op.size, op.align);
+			if (!c && op.result == TRACE_UNCHECKED) {
+				int e = errno;
+
+				if (!failed++)
+					snprintf(first_fail, sizeof(first_fail),
+						 "line %u: alloc %lu %s/%s 0x%llx/0x%llx: %s",
+						 lineno, op.id, op.dev, op.kind, op.size,
+						 op.align, errname(e));
+			}
+			if (c || op.result == TRACE_UNCHECKED) {
+				/* a failed unchecked allocation is remembered for its free */
+				if (nids == cap) {
+					cap = cap ? 2 * cap : 64;
+					ids = realloc(ids, cap * sizeof(*ids));
+					if (!ids) {
+						fprintf(stderr, "replay: out of memory\n");
+						exit(2);
+					}
+				}
+				ids[nids].rec = op.id;
 				ids[nids++].c = c;
-				if (want_err || c->start != start) {
-					printf("replay: line %u: alloc %u: 0x%lx, recorded %s\n",
-					       lineno, id, c->start, result);
+			}
+			if (op.result == TRACE_ADDR)
+				snprintf(want, sizeof(want), "0x%llx", op.addr);
+			else
+				snprintf(want, sizeof(want), "%s", errname(op.err));
+			if (op.result == TRACE_UNCHECKED) {
+				if (c && !quiet)
+					print_chunk(c);
+			} else if (c) {
+				if (op.result == TRACE_ERRNO || c->start != op.addr) {
+					printf("replay: line %u: alloc %lu: 0x%lx, recorded %s\n",
+					       lineno, op.id, c->start, want);
 					mismatches++;
-				} else {
+				} else if (!quiet) {
 					print_chunk(c);
 				}
-			} else if (errno != want_err) {
-				printf("replay: line %u: alloc %u: %s, recorded %s\n", lineno,
-				       id, errname(errno), result);
+			} else if (op.result == TRACE_ADDR || errno != op.err) {
+				printf("replay: line %u: alloc %lu: %s, recorded %s\n", lineno,
+				       op.id, errname(errno), want);
 				mismatches++;
-			} else {
-				printf("replay: line %u: alloc %u: %s, as recorded\n", lineno,
-				       id, errname(errno));
+			} else if (!quiet) {
+				printf("replay: line %u: alloc %lu: %s, as recorded\n", lineno,
+				       op.id, errname(errno));
 			}
-		} else if (sscanf(line, "free %u", &id) == 1) {
+			break;
+		case TRACE_FREE:
 			frees++;
-			for (i = 0; i < nids && ids[i].rec != id; i++)
+			for (i = 0; i < nids && ids[i].rec != op.id; i++)
 				;
 			if (i == nids) {
-				printf("replay: line %u: free %u: no such chunk\n", lineno, id);
+				printf("replay: line %u: free %lu: no such chunk\n", lineno,
+				       op.id);
 				mismatches++;
 				continue;
 			}
-			do_free(ids[i].c);
+			if (ids[i].c)
+				do_free(ids[i].c);
 			ids[i] = ids[--nids];
-		} else {
-			fprintf(stderr, "replay: %s:%u: cannot parse: %s", path, lineno, line);
-			mismatches++;
+			break;
 		}
 		if (record)
 			fflush(record);
@@ -537,17 +577,27 @@ static int replay(const char *path)
 	free(ids);
 	printf("replay: %u allocations, %u frees, %u mismatches\n", allocs, frees,
 	       mismatches);
+	if (failed)
+		printf("replay: %u allocations failed, the first at %s\n", failed,
+		       first_fail);
+	if (timing) {
+		print_stats("alloc", &alloc_ns);
+		print_stats("free", &free_ns);
+	}
 	return mismatches ? 1 : 0;
 }
 
 static void usage(FILE *out)
 {
-	fputs("usage: cma-test [-d DEVICE] [-r RECORD] [-p REPLAY] [-q]\n"
+	fputs("usage: cma-test [-d DEVICE] [-r RECORD] [-p REPLAY [-t]] [-q]\n"
 	      "  -d DEVICE  the CMA test device (default /dev/cma)\n"
 	      "  -r FILE    record allocations and frees to FILE\n"
 	      "  -p FILE    replay FILE instead of reading commands; exit 1 if\n"
 	      "             any allocation's result differs from the record\n"
-	      "  -q         do not print the command summary\n"
+	      "  -t         with -p: time each allocation (ioctl) and free (close),\n"
+	      "             print n, p50, p99 and max in nanoseconds\n"
+	      "  -q         do not print the command summary, nor (with -p) a line\n"
+	      "             per allocation\n"
 	      "commands (standard input):\n"
 	      " l or list                                 list allocated chunks\n"
 	      " a or alloc <dev>[/<kind>] <size>[/<align>] allocate a chunk\n"
@@ -566,7 +616,7 @@ int main(int argc, char **argv)
 	unsigned int no = 1;
 	char line[1024];
 
-	while ((opt = getopt(argc, argv, "d:r:p:qh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:r:p:tqh")) != -1) {
 		switch (opt) {
 		case 'd':
 			device = optarg;
@@ -580,6 +630,9 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 't':
+			timing = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -588,7 +641,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
+	if (optind != argc || (timing && !replay_path)) {
 		usage(stderr);
 		return 2;
 	}
@@ -603,7 +656,7 @@ int main(int argc, char **argv)
 	}
 
 	if (replay_path) {
-		ret = replay(replay_path);
+		ret = replay(replay_path, quiet);
 	} else {
 		if (!quiet)
 			usage(stderr);
