@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# CMA benchmarks (not a test; docs/benchmarks.md has the figures and how to
+# read them):
+#
+#   scripts/bench-cma.sh [--host] [--guest] [--out DIR]
+#
+#   --host   the host runner only: bench/host/cma-bench built from the
+#            patched kernel tree's allocators; ns per operation at 100,
+#            10,000 and 100,000 live chunks, then both traces of
+#            bench/traces/ per allocator; chunk maps and occupancy PNGs
+#            (bench/plot.py, needs python3-matplotlib) into DIR
+#   --guest  the guest part only: Goni boots replaying the traces through
+#            /dev/cma per allocator, and dma_alloc_coherent() after a
+#            fragmenting load (drivers/cma-bench, tools/frag)
+#   --out DIR  where maps and PNGs go (default $S5P_CACHE/bench-cma)
+#
+# Without --host or --guest, both.
+. "$(dirname "$0")/lib/common.sh"
+. "$S5P_TOP/scripts/lib/kernel.sh"
+
+host=0 guest=0
+out=$S5P_CACHE/bench-cma
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--host) host=1 ;;
+	--guest) guest=1 ;;
+	--out) [ $# -ge 2 ] || s5p_die "--out needs a directory"; out=$2; shift ;;
+	-h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) s5p_die "unknown option '$1' (try --help)" ;;
+	esac
+	shift
+done
+[ $host = 1 ] || [ $guest = 1 ] || { host=1; guest=1; }
+mkdir -p "$out" || s5p_die "cannot create $out"
+
+s5p_log "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1), $(date -u '+%Y-%m-%d %H:%M UTC')"
+
+run_host() {
+	local build=$S5P_CACHE/host-build/cma-bench bench t
+	s5p_kernel_source
+	s5p_log "host runner: building bench/host against $KSRC"
+	make -s -C "$S5P_TOP/bench/host" KSRC="$KSRC" O="$build" >"$out/host-build.log" 2>&1 ||
+		{ tail -n 30 "$out/host-build.log"; s5p_die "bench/host does not build (log: $out/host-build.log)"; }
+	bench=$build/cma-bench
+	echo "== host: allocators: $("$bench" list | tr '\n' ' ')"
+	echo "== host: cma-bench ops 100 10000 100000"
+	"$bench" ops 100 10000 100000
+	for t in "$S5P_TOP"/bench/traces/*.trace; do
+		echo "== host: cma-bench -d $out trace bench/traces/$(basename "$t")"
+		"$bench" -d "$out" trace "$t"
+	done
+	if python3 -c 'import matplotlib' 2>/dev/null || /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+		local py=python3
+		python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+		"$py" "$S5P_TOP/bench/plot.py" "$out"/*.map
+	else
+		s5p_log "no python3-matplotlib: no PNGs (scripts/setup.sh installs it)"
+	fi
+}
+
+[ $host = 1 ] && run_host
+[ $guest = 1 ] && [ -x "$S5P_TOP/scripts/bench-cma-guest.sh" ] && "$S5P_TOP/scripts/bench-cma-guest.sh" "$out"
+exit 0
