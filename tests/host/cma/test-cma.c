@@ -1244,6 +1244,43 @@ static void boot_api(void)
 	end();
 }
 
+#ifdef HAVE_CMA_EARLY_REGION
+/* A subsystem's own region (bigphysarea=): cma_early_region(), cma_alloc_from(). */
+static void boot_early_region(void)
+{
+	struct boot b = { "a=1M@0x40000000", "*=a" };
+	struct cma_region *reg;
+	unsigned long x;
+
+	begin("boot: cma_early_region() adds regions after cma=; cma_alloc_from() ignores the map");
+	CHECK(cma_early_region("own=0x100000:ff") == 0);
+	CHECK(cma_early_region("a=1M") == 0);			/* clashes with cma='s a */
+	CHECK(cma_early_region("this-one-is-far-too-long-to-fit=1M;and-so-is-this=1M") == -ENOSPC);
+	CHECK(boot(&b) == 2);
+	CHECK(cma_early_region("late=1M") == -EBUSY);
+	CHECK_LOG("cma: cma=a=1M@0x40000000 (command line)");
+	CHECK_LOG("cma: region own: base=0x57f00000 size=0x00100000 align=0x1000 allocator=ff");
+	CHECK_LOG("cma: error: cma=a=1M: duplicate name; region refused");
+	CHECK_ERRORS(1);
+	shim_run_initcalls();
+	reg = cma_region_find("own");
+	CHECK(reg && reg->start == 0x57f00000);
+	CHECK(!cma_region_find("nope"));
+	CHECK(cma_alloc_from(NULL, "x", NULL, 4096, 0) == (unsigned long)-EINVAL);
+	CHECK(cma_alloc_from(reg, "", NULL, 4096, 0) == (unsigned long)-EINVAL);
+	x = cma_alloc_from(reg, "bigphys", NULL, 4096, 0);
+	CHECK(x == 0x57f00000);
+	CHECK(cma_alloc_from(reg, "bigphys", "k", 2 * MiB, 0) == (unsigned long)-ENOMEM);
+	CHECK(reg->nr_chunks == 1 && reg->alloc_fails == 1);
+	CHECK(cma_alloc(dev("d"), NULL, 4096, 0) == 0x40000000);	/* the map: a only */
+	CHECK(cma_put(x) == 1);
+	CHECK(reg->nr_chunks == 0 && reg->used == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+#endif
+
 static void boot_kmalloc_failures(void)
 {
 	struct boot b = { "a=4M@0x40000000", "*=a" };
@@ -1401,6 +1438,9 @@ int main(int argc, char **argv)
 	run_forked("boot_kmalloc_failures", boot_kmalloc_failures);
 	run_forked("boot_init_failure", boot_init_failure);
 	run_forked("boot_threads", boot_threads);
+#ifdef HAVE_CMA_EARLY_REGION
+	run_forked("boot_early_region", boot_early_region);
+#endif
 	for (i = 1; i < NR_ALLOCATORS; i++) {
 		boot_alloc = allocator_names[i];
 		run_forked("boot_cmdline", boot_cmdline);
