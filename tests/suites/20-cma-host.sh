@@ -78,6 +78,32 @@ t_check "cma-test: replay reports unreadable lines and unknown chunks" \
 		grep -q 'alloc 1: ENOENT, recorded 0x40000000' '$T_TMP/rp.out' &&
 		grep -qx 'replay: 1 allocations, 1 frees, 3 mismatches' '$T_TMP/rp.out' && [ \$rc = 1 ]"
 
+# cma-test stats, on a fake sysfs directory and debugfs chunk list.
+fake=$T_TMP/fake-sysfs
+mkdir -p "$fake/cma/cam" "$fake/cma/half"
+for f in base size allocator used free chunks largest_free alloc_ok alloc_fail; do
+	echo 7 >"$fake/cma/cam/$f"
+done
+echo 0x4f000000 >"$fake/cma/cam/base"
+echo ff >"$fake/cma/cam/allocator"
+echo bf >"$fake/cma/half/allocator"
+printf '0x4f000000: size=0x00001000 region=cam refs=2 owner=s5p-cam/y\n0x57800000: size=0x00002000 region=codec-b refs=1 owner=x\n' >"$fake/chunks"
+t_check "cma-test stats: one line per region with every sysfs value, then its chunks" \
+	bash -c "[ \"\$(printf 'stats cam\n' | '$ct' -q -s '$fake/cma' -c '$fake/chunks')\" = \
+'cam: base=0x4f000000 size=7 allocator=ff used=7 free=7 chunks=7 largest_free=7 alloc_ok=7 alloc_fail=7
+    0x4f000000: size=0x00001000 region=cam refs=2 owner=s5p-cam/y' ]"
+t_check "cma-test stats: every region in name order; a missing file is '?' and an error" \
+	bash -c "out=\$(printf 'stats\n' | '$ct' -q -s '$fake/cma' -c '$fake/chunks' 2>&1); rc=\$?;
+		[ \$rc = 1 ] && echo \"\$out\" | grep -n '^[a-z]*:' | grep -q '^1:cam: ' &&
+		echo \"\$out\" | grep -qx 'half: base=? size=? allocator=bf used=? free=? chunks=? largest_free=? alloc_ok=? alloc_fail=?' &&
+		echo \"\$out\" | grep -qx 'stats: region half: cannot read every file of $fake/cma/half'"
+t_check "cma-test stats: an unknown region, extra arguments and no sysfs are reported" \
+	bash -c "out=\$(printf 'stats nope\nstats cam x\n' | '$ct' -q -s '$fake/cma' 2>&1;
+		printf 'stats\n' | '$ct' -q -s '$fake/none' 2>&1);
+		echo \"\$out\" | grep -qx 'stats: no region nope in $fake/cma' &&
+		echo \"\$out\" | grep -qx 'stats: unknown arguments at the end: x' &&
+		echo \"\$out\" | grep -qx 'stats: $fake/none: No such file or directory (no CMA regions, or no sysfs)'"
+
 # checkpatch on every patch of the series: every one "clean", nothing else
 # said.  (PATH: checkpatch's spdxcheck.py wants the distribution's python3,
 # with python3-ply and python3-git, not a pyenv or virtualenv python3.)

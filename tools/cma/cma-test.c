@@ -10,6 +10,8 @@
  *   fill <num> <byte>                        write <byte> all over the chunk (mmap)
  *   check <num> <byte>                       check the chunk holds only <byte> (mmap)
  *   map <num> <offset> <length>              try to mmap part of the chunk
+ *   stats [<region>]                         per-region statistics (sysfs) and
+ *                                            the region's chunks (debugfs)
  *   # ...                                    a comment
  *   <empty line>                             repeat the previous command
  *
@@ -33,6 +35,7 @@
 #include <sys/types.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -55,6 +58,8 @@ struct chunk {
 
 static struct chunk chunks = { .next = &chunks, .prev = &chunks };
 static const char *device = "/dev/cma";
+static const char *stats_dir = "/sys/kernel/mm/cma";
+static const char *chunks_file = "/sys/kernel/debug/cma/chunks";
 static FILE *record;
 static unsigned int next_id = 1;
 static int failures;		/* commands that went wrong */
@@ -412,6 +417,90 @@ static void cmd_map(const char *cmd, char *args)
 	printf("%3d: mmap +0x%lx/0x%lx: ok\n", c->fd, off, len);
 }
 
+/* The files of /sys/kernel/mm/cma/<region>/, in the order stats prints them. */
+static const char *const stat_files[] = {
+	"base", "size", "allocator", "used", "free", "chunks", "largest_free",
+	"alloc_ok", "alloc_fail", NULL
+};
+
+/* One region's line, then its chunks from debugfs (indented). */
+static int print_region_stats(const char *cmd, const char *name)
+{
+	char path[PATH_MAX], val[64], line[256], want[80];
+	const char *const *f;
+	FILE *fp;
+	int bad = 0;
+
+	printf("%s:", name);
+	for (f = stat_files; *f; f++) {
+		snprintf(path, sizeof(path), "%s/%s/%s", stats_dir, name, *f);
+		fp = fopen(path, "r");
+		if (!fp || !fgets(val, sizeof(val), fp)) {
+			strcpy(val, "?");
+			bad = 1;
+		}
+		if (fp)
+			fclose(fp);
+		val[strcspn(val, "\n")] = '\0';
+		printf(" %s=%s", *f, val);
+	}
+	printf("\n");
+	if (bad)
+		err(cmd, "region %s: cannot read every file of %s/%s", name, stats_dir, name);
+
+	fp = fopen(chunks_file, "r");
+	if (!fp)
+		return bad;
+	snprintf(want, sizeof(want), " region=%s ", name);
+	while (fgets(line, sizeof(line), fp))
+		if (strstr(line, want))
+			printf("    %s", line);
+	fclose(fp);
+	return bad;
+}
+
+static int region_dir(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+static void cmd_stats(const char *cmd, char *args)
+{
+	struct dirent **names;
+	char *name = skip_space(args), *end;
+	struct stat st;
+	char path[PATH_MAX];
+	int n, i;
+
+	end = name;
+	while (*end && !isspace((unsigned char)*end))
+		end++;
+	if (*skip_space(end)) {
+		err(cmd, "unknown arguments at the end: %s", skip_space(end));
+		return;
+	}
+	*end = '\0';
+	if (*name) {
+		snprintf(path, sizeof(path), "%s/%s", stats_dir, name);
+		if (strchr(name, '/') || stat(path, &st) || !S_ISDIR(st.st_mode)) {
+			err(cmd, "no region %s in %s", name, stats_dir);
+			return;
+		}
+		print_region_stats(cmd, name);
+		return;
+	}
+	n = scandir(stats_dir, &names, region_dir, alphasort);
+	if (n < 0) {
+		err(cmd, "%s: %s (no CMA regions, or no sysfs)", stats_dir, strerror(errno));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		print_region_stats(cmd, names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+}
+
 static const struct command {
 	const char *name;
 	void (*handle)(const char *cmd, char *args);
@@ -420,6 +509,7 @@ static const struct command {
 	{ "alloc", cmd_alloc }, { "a", cmd_alloc },
 	{ "free", cmd_free }, { "f", cmd_free },
 	{ "fill", cmd_fill }, { "check", cmd_check }, { "map", cmd_map },
+	{ "stats", cmd_stats },
 	{ NULL, NULL }
 };
 
@@ -589,8 +679,10 @@ static int replay(const char *path, int quiet)
 
 static void usage(FILE *out)
 {
-	fputs("usage: cma-test [-d DEVICE] [-r RECORD] [-p REPLAY [-t]] [-q]\n"
+	fputs("usage: cma-test [-d DEVICE] [-r RECORD] [-p REPLAY [-t]] [-q] [-s DIR] [-c FILE]\n"
 	      "  -d DEVICE  the CMA test device (default /dev/cma)\n"
+	      "  -s DIR     the regions' statistics (default /sys/kernel/mm/cma)\n"
+	      "  -c FILE    the chunk list (default /sys/kernel/debug/cma/chunks)\n"
 	      "  -r FILE    record allocations and frees to FILE\n"
 	      "  -p FILE    replay FILE instead of reading commands; exit 1 if\n"
 	      "             any allocation's result differs from the record\n"
@@ -605,6 +697,7 @@ static void usage(FILE *out)
 	      " fill <num> <byte>                         fill a chunk (mmap)\n"
 	      " check <num> <byte>                        check a chunk's contents\n"
 	      " map <num> <offset> <length>               try to mmap part of a chunk\n"
+	      " stats [<region>]                          per-region statistics\n"
 	      " # ...                                     comment\n"
 	      " <empty line>                              repeat previous\n", out);
 }
@@ -616,10 +709,16 @@ int main(int argc, char **argv)
 	unsigned int no = 1;
 	char line[1024];
 
-	while ((opt = getopt(argc, argv, "d:r:p:tqh")) != -1) {
+	while ((opt = getopt(argc, argv, "d:r:p:tqs:c:h")) != -1) {
 		switch (opt) {
 		case 'd':
 			device = optarg;
+			break;
+		case 's':
+			stats_dir = optarg;
+			break;
+		case 'c':
+			chunks_file = optarg;
 			break;
 		case 'r':
 			record_path = optarg;
