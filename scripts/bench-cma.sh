@@ -35,13 +35,18 @@ mkdir -p "$out" || s5p_die "cannot create $out"
 
 s5p_log "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1), $(date -u '+%Y-%m-%d %H:%M UTC')"
 
-run_host() {
-	local build=$S5P_CACHE/host-build/cma-bench bench t
+# build_runner: bench/host/cma-bench for the patched tree; sets bench.
+build_runner() {
+	local build=$S5P_CACHE/host-build/cma-bench
 	s5p_kernel_source
 	s5p_log "host runner: building bench/host against $KSRC"
 	make -s -C "$S5P_TOP/bench/host" KSRC="$KSRC" O="$build" >"$out/host-build.log" 2>&1 ||
 		{ tail -n 30 "$out/host-build.log"; s5p_die "bench/host does not build (log: $out/host-build.log)"; }
 	bench=$build/cma-bench
+}
+
+run_host() {
+	local t
 	echo "== host: allocators: $("$bench" list | tr '\n' ' ')"
 	echo "== host: cma-bench ops 100 10000 100000"
 	"$bench" ops 100 10000 100000
@@ -58,6 +63,38 @@ run_host() {
 	fi
 }
 
+# run_guest: per trace, one Goni boot per allocator with the trace's cma=
+# (each region given ":<allocator>") and cma_map=; the trace travels in the
+# --cmd script.  The dma_alloc_coherent() replay (allocator-independent)
+# runs in the first boot only.
+run_guest() {
+	local t name cma map alloc what allocs status
+	allocs=$("$bench" list) || s5p_die "cma-bench list failed"
+	for t in "$S5P_TOP"/bench/traces/*.trace; do
+		name=$(basename "$t" .trace)
+		cma=$(sed -n 's/^cma //p' "$t")
+		map=$(sed -n 's/^cma_map //p' "$t")
+		what=both
+		for alloc in $allocs; do
+			echo "== guest: goni, bench/traces/$name.trace, allocator $alloc"
+			local script=$out/guest-$name-$alloc.sh
+			{
+				echo "cat >/tmp/$name.trace <<'S5P_TRACE_END'"
+				cat "$t"
+				echo "S5P_TRACE_END"
+				echo "sh /tests/cma-bench.sh /tmp/$name.trace $what"
+			} >"$script"
+			"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/guest-$name-$alloc.log" \
+				--append "cma=$(printf '%s' "$cma" | sed "s/;/:$alloc;/g; s/\$/:$alloc/") cma_map=$map" \
+				--cmd "$(cat "$script")" | sed "s/^BENCH /BENCH $name $alloc /"
+			status=${PIPESTATUS[0]}
+			[ "$status" = 0 ] || s5p_log "guest run failed (status $status; console log: $out/guest-$name-$alloc.log)"
+			what=cma
+		done
+	done
+}
+
+build_runner
 [ $host = 1 ] && run_host
-[ $guest = 1 ] && [ -x "$S5P_TOP/scripts/bench-cma-guest.sh" ] && "$S5P_TOP/scripts/bench-cma-guest.sh" "$out"
+[ $guest = 1 ] && run_guest
 exit 0

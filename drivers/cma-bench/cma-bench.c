@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cma-bench: replay CMA allocation traces with dma_alloc_coherent()
+ *
+ * The other side of the CMA benchmark (docs/benchmarks.md): the same
+ * trace that cma-test replays through /dev/cma is written into
+ * /sys/kernel/debug/cma-bench/trace, and each "alloc" becomes a
+ * dma_alloc_coherent() of the same (page-rounded) size for a platform
+ * device of this module's own, each "free" a dma_free_coherent().  The
+ * normal page allocator serves them (the kernel has no CONFIG_DMA_CMA);
+ * the requested alignment and the device/kind are not used (a coherent
+ * buffer is aligned to its size's order anyway).
+ *
+ *   cat media.trace >/sys/kernel/debug/cma-bench/trace
+ *   cat /sys/kernel/debug/cma-bench/result
+ *
+ * result:
+ *   allocations <n> failed <n> frees <n> held <n> bad-lines <n>
+ *   first-failure <line> <size> | first-failure none
+ *   alloc-ns n=<n> p50=<ns> p99=<ns> max=<ns>
+ *   free-ns n=<n> p50=<ns> p99=<ns> max=<ns>
+ *
+ * Writing "reset" to result frees what is still held and clears the
+ * figures.  Trace lines are the format of tools/cma/trace.h; "#" lines,
+ * blank lines and the "cma"/"cma_map" directives are skipped, anything
+ * else counts as a bad line (and is logged once per write).
+ */
+#include <linux/debugfs.h>
+#include <linux/dma-mapping.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#define CMA_BENCH_MAX_OPS	65536	/* timings kept per kind of operation */
+#define CMA_BENCH_LINE		256
+
+struct cma_bench_buf {
+	unsigned long id;
+	size_t size;
+	void *cpu;
+	dma_addr_t dma;
+};
+
+static struct platform_device *cma_bench_pdev;
+static struct dentry *cma_bench_dir;
+static DEFINE_MUTEX(cma_bench_lock);
+
+/* All below under cma_bench_lock. */
+static struct cma_bench_buf *held;
+static unsigned int nr_held, max_held;
+static u64 *alloc_ns, *free_ns;
+static unsigned int nr_alloc_ns, nr_free_ns;
+static unsigned long allocs, fails, frees, bad_lines, lineno;
+static unsigned long first_fail_line;
+static size_t first_fail_size;
+static char partial[CMA_BENCH_LINE];
+static size_t partial_len;
+
+static void cma_bench_free_all(void)
+{
+	while (nr_held) {
+		struct cma_bench_buf *b = &held[--nr_held];
+
+		if (b->cpu)
+			dma_free_coherent(&cma_bench_pdev->dev, b->size, b->cpu, b->dma);
+	}
+}
+
+static void cma_bench_reset(void)
+{
+	cma_bench_free_all();
+	nr_alloc_ns = nr_free_ns = 0;
+	allocs = fails = frees = bad_lines = lineno = 0;
+	first_fail_line = 0;
+	first_fail_size = 0;
+	partial_len = 0;
+}
+
+static void cma_bench_alloc(unsigned long id, unsigned long long size)
+{
+	struct cma_bench_buf *b;
+	u64 t0;
+
+	if (nr_held == max_held) {
+		unsigned int n = max_held ? 2 * max_held : 256;
+		struct cma_bench_buf *p = kvrealloc(held, max_held * sizeof(*held),
+						     n * sizeof(*held), GFP_KERNEL);
+
+		if (!p) {
+			bad_lines++;
+			return;
+		}
+		held = p;
+		max_held = n;
+	}
+	b = &held[nr_held++];
+	b->id = id;
+	b->size = PAGE_ALIGN(size);
+	allocs++;
+	t0 = ktime_get_ns();
+	b->cpu = dma_alloc_coherent(&cma_bench_pdev->dev, b->size, &b->dma,
+				    GFP_KERNEL | __GFP_NOWARN);
+	if (nr_alloc_ns < CMA_BENCH_MAX_OPS)
+		alloc_ns[nr_alloc_ns++] = ktime_get_ns() - t0;
+	if (!b->cpu && !fails++) {
+		first_fail_line = lineno;
+		first_fail_size = b->size;
+	}
+}
+
+static void cma_bench_free(unsigned long id)
+{
+	unsigned int i;
+	u64 t0;
+
+	for (i = 0; i < nr_held && held[i].id != id; i++)
+		;
+	if (i == nr_held) {
+		bad_lines++;
+		return;
+	}
+	if (held[i].cpu) {
+		t0 = ktime_get_ns();
+		dma_free_coherent(&cma_bench_pdev->dev, held[i].size, held[i].cpu,
+				  held[i].dma);
+		if (nr_free_ns < CMA_BENCH_MAX_OPS)
+			free_ns[nr_free_ns++] = ktime_get_ns() - t0;
+		frees++;
+	}
+	held[i] = held[--nr_held];
+}
+
+/* One line of a trace, NUL-terminated, without its newline. */
+static void cma_bench_line(char *line)
+{
+	char op[8], dev[17], kind[17];
+	unsigned long id;
+	unsigned long long size, align;
+	char *s = skip_spaces(line);
+
+	lineno++;
+	if (!*s || *s == '#' || !strncmp(s, "cma ", 4) || !strncmp(s, "cma_map ", 8))
+		return;
+	if (sscanf(s, "%7s %lu %16s %16s %lli %lli", op, &id, dev, kind, &size,
+		   &align) >= 5 && (!strcmp(op, "alloc") || !strcmp(op, "a")) && size) {
+		cma_bench_alloc(id, size);
+		return;
+	}
+	if (sscanf(s, "%7s %lu", op, &id) == 2 &&
+	    (!strcmp(op, "free") || !strcmp(op, "f"))) {
+		cma_bench_free(id);
+		return;
+	}
+	if (!bad_lines++)
+		pr_warn("cma-bench: line %lu: cannot parse: %.64s\n", lineno, s);
+}
+
+static ssize_t cma_bench_trace_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char *buf, *p, *nl;
+	size_t done = 0;
+
+	buf = kmalloc(PAGE_SIZE + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&cma_bench_lock);
+	while (done < count) {
+		size_t n = min_t(size_t, count - done, PAGE_SIZE);
+
+		if (copy_from_user(buf, ubuf + done, n)) {
+			mutex_unlock(&cma_bench_lock);
+			kfree(buf);
+			return done ? done : -EFAULT;
+		}
+		buf[n] = '\0';
+		for (p = buf; p < buf + n; p = nl + 1) {
+			nl = memchr(p, '\n', buf + n - p);
+			if (!nl) {
+				/* keep the start of a line split across writes */
+				size_t len = buf + n - p;
+
+				if (partial_len + len >= sizeof(partial))
+					len = sizeof(partial) - 1 - partial_len;
+				memcpy(partial + partial_len, p, len);
+				partial_len += len;
+				break;
+			}
+			*nl = '\0';
+			if (partial_len) {
+				size_t len = min_t(size_t, nl - p,
+						   sizeof(partial) - 1 - partial_len);
+
+				memcpy(partial + partial_len, p, len);
+				partial[partial_len + len] = '\0';
+				partial_len = 0;
+				cma_bench_line(partial);
+			} else {
+				cma_bench_line(p);
+			}
+		}
+		done += n;
+	}
+	mutex_unlock(&cma_bench_lock);
+	kfree(buf);
+	*ppos += count;
+	return count;
+}
+
+static int cma_bench_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void cma_bench_show_ns(struct seq_file *m, const char *what, u64 *ns,
+			      unsigned int n)
+{
+	if (!n) {
+		seq_printf(m, "%s n=0\n", what);
+		return;
+	}
+	sort(ns, n, sizeof(*ns), cma_bench_cmp, NULL);
+	seq_printf(m, "%s n=%u p50=%llu p99=%llu max=%llu\n", what, n,
+		   ns[(n - 1) / 2], ns[(n - 1) * 99 / 100], ns[n - 1]);
+}
+
+static int cma_bench_result_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&cma_bench_lock);
+	if (partial_len) {		/* a last line without a newline */
+		partial[partial_len] = '\0';
+		partial_len = 0;
+		cma_bench_line(partial);
+	}
+	seq_printf(m, "allocations %lu failed %lu frees %lu held %u bad-lines %lu\n",
+		   allocs, fails, frees, nr_held, bad_lines);
+	if (fails)
+		seq_printf(m, "first-failure line %lu size %zu\n", first_fail_line,
+			   first_fail_size);
+	else
+		seq_puts(m, "first-failure none\n");
+	cma_bench_show_ns(m, "alloc-ns", alloc_ns, nr_alloc_ns);
+	cma_bench_show_ns(m, "free-ns", free_ns, nr_free_ns);
+	mutex_unlock(&cma_bench_lock);
+	return 0;
+}
+
+static int cma_bench_result_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, cma_bench_result_show, NULL);
+}
+
+static ssize_t cma_bench_result_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	char buf[8] = "";
+
+	if (copy_from_user(buf, ubuf, min(count, sizeof(buf) - 1)))
+		return -EFAULT;
+	if (strncmp(buf, "reset", 5))
+		return -EINVAL;
+	mutex_lock(&cma_bench_lock);
+	cma_bench_reset();
+	mutex_unlock(&cma_bench_lock);
+	return count;
+}
+
+static const struct file_operations cma_bench_trace_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = cma_bench_trace_write,
+	.llseek = no_llseek,
+};
+
+static const struct file_operations cma_bench_result_fops = {
+	.owner = THIS_MODULE,
+	.open = cma_bench_result_open,
+	.read = seq_read,
+	.write = cma_bench_result_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int __init cma_bench_init(void)
+{
+	int ret;
+
+	alloc_ns = vmalloc(CMA_BENCH_MAX_OPS * sizeof(*alloc_ns));
+	free_ns = vmalloc(CMA_BENCH_MAX_OPS * sizeof(*free_ns));
+	if (!alloc_ns || !free_ns) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	cma_bench_pdev = platform_device_register_simple("cma-bench", -1, NULL, 0);
+	if (IS_ERR(cma_bench_pdev)) {
+		ret = PTR_ERR(cma_bench_pdev);
+		goto err;
+	}
+	ret = dma_coerce_mask_and_coherent(&cma_bench_pdev->dev, DMA_BIT_MASK(32));
+	if (ret)
+		goto err_pdev;
+	cma_bench_dir = debugfs_create_dir("cma-bench", NULL);
+	debugfs_create_file("trace", 0200, cma_bench_dir, NULL, &cma_bench_trace_fops);
+	debugfs_create_file("result", 0600, cma_bench_dir, NULL, &cma_bench_result_fops);
+	return 0;
+
+err_pdev:
+	platform_device_unregister(cma_bench_pdev);
+err:
+	vfree(alloc_ns);
+	vfree(free_ns);
+	return ret;
+}
+
+static void __exit cma_bench_exit(void)
+{
+	debugfs_remove_recursive(cma_bench_dir);
+	mutex_lock(&cma_bench_lock);
+	cma_bench_reset();
+	mutex_unlock(&cma_bench_lock);
+	kvfree(held);
+	platform_device_unregister(cma_bench_pdev);
+	vfree(alloc_ns);
+	vfree(free_ns);
+}
+
+module_init(cma_bench_init);
+module_exit(cma_bench_exit);
+MODULE_DESCRIPTION("Replay CMA allocation traces with dma_alloc_coherent()");
+MODULE_LICENSE("GPL");

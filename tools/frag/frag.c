@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * frag: fragment the guest's free memory, for the CMA benchmark
+ * (docs/benchmarks.md).
+ *
+ *   frag [-k KEEP_MIB] [MIB]
+ *
+ * Maps MIB MiB of anonymous memory (default: MemAvailable less KEEP_MIB,
+ * default 24 MiB), touches every page so that the kernel really hands them
+ * out, then gives back every other page (madvise(MADV_DONTNEED) of single
+ * pages: the mapping stays one VMA).  What
+ * the page allocator has left is then mostly single free pages between
+ * pages that are in use, so a physically contiguous allocation of more
+ * than a page has to compact (migrate) memory or fail.  frag prints
+ *
+ *   frag: <n> pages touched, <n> freed, holding <n> KiB
+ *
+ * and holds the rest until it is killed (SIGTERM, SIGINT) or its standard
+ * input is closed.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static long mem_available_kib(void)
+{
+	char line[128];
+	long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: frag [-k KEEP_MIB] [MIB]\n");
+	exit(2);
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 1L << 20) {
+		fprintf(stderr, "frag: '%s' is not a number of MiB\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	long page = sysconf(_SC_PAGESIZE), keep = 24, mib, avail, i, n, freed = 0;
+	unsigned char *p;
+	char c;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "k:h")) != -1) {
+		switch (opt) {
+		case 'k':
+			keep = number(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind > 1)
+		usage();
+	if (optind < argc) {
+		mib = number(argv[optind]);
+	} else {
+		avail = mem_available_kib();
+		if (avail < 0) {
+			fprintf(stderr, "frag: no MemAvailable in /proc/meminfo; give MIB\n");
+			return 2;
+		}
+		mib = avail / 1024 - keep;
+	}
+	if (mib <= 0) {
+		fprintf(stderr, "frag: nothing to do (%ld MiB)\n", mib);
+		return 2;
+	}
+	n = mib * (1024 * 1024 / page);
+	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "frag: mmap of %ld MiB: %s\n", mib, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		p[i * page] = (unsigned char)i;
+	for (i = 0; i < n; i += 2) {
+		if (madvise(p + i * page, page, MADV_DONTNEED)) {
+			fprintf(stderr, "frag: madvise: %s\n", strerror(errno));
+			return 1;
+		}
+		freed++;
+	}
+	printf("frag: %ld pages touched, %ld freed, holding %ld KiB\n", n, freed,
+	       (n - freed) * page / 1024);
+	fflush(stdout);
+	signal(SIGTERM, SIG_DFL);
+	/* hold until killed or stdin closes */
+	while (read(0, &c, 1) > 0)
+		;
+	pause();
+	return 0;
+}
