@@ -1,0 +1,146 @@
+# Helpers for the codec's guest-side tests (busybox sh); source after
+# /tests/lib.sh and /tests/camera-lib.sh.
+
+CODEC_DEV=f1700000.video-codec
+codec_node() { video_node s5pv210-codec; }
+
+# Codec chunks and buffers still allocated
+codec_chunks() { grep -c "owner=$CODEC_DEV" /sys/kernel/debug/cma/chunks; }
+codec_buffers() { grep -c "^$CODEC_DEV:" /sys/kernel/debug/vb2-cma/buffers; }
+
+# codec_no_leak WHEN: every codec (and camera) chunk is back in its region
+codec_no_leak() {
+	c=$(codec_chunks) b=$(codec_buffers) k=$(cam_chunks)
+	if [ "$c" = 0 ] && [ "$b" = 0 ] && [ "$k" = 0 ]; then
+		ok "codec: no CMA chunk or vb2-cma buffer left $1"
+	else
+		not_ok "codec: $c codec chunks, $b codec vb2-cma buffers, $k camera chunks left $1"
+		sed 's/^/#   /' /sys/kernel/debug/cma/chunks
+	fi
+}
+
+# codec_wait_buffers N: until the codec has N buffers (5 s at most)
+codec_wait_buffers() {
+	t=0
+	while [ "$(codec_buffers)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	sleep 0.3
+}
+
+# grab FOURCC W H N FILE: N camera frames (MMAP) into FILE; sets SEQS
+# (comma-separated sequence numbers); fails if fewer came.
+grab() {
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=$2,height=$3,pixelformat=$1 \
+		--stream-mmap --stream-count=$4 --stream-to="$5" --verbose >/tmp/grab.log 2>&1 || return 1
+	SEQS=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *\([0-9]*\) .*/\1/p' /tmp/grab.log | tr '\n' , | sed 's/,$//')
+	[ "$(echo "$SEQS" | tr , ' ' | wc -w)" = "$4" ] &&
+		[ "$(stat -c %s "$5")" = $(($(frame_size "$1" "$2" "$3") * $4)) ]
+}
+
+# encode FOURCC W H N IN OUT [QUALITY]: N raw frames of IN through the
+# codec (MMAP both queues) into the Motion-JPEG stream OUT; sets SIZES
+# (comma-separated bytes of each frame, in order).
+encode() {
+	v4l2-ctl -d "$CODEC" --set-fmt-video-out=width=$2,height=$3,pixelformat=$1 \
+		${7:+-c compression_quality=$7} \
+		--stream-out-mmap --stream-mmap --stream-from="$5" --stream-to="$6" \
+		--stream-count=$4 --verbose >/tmp/enc.log 2>&1 || return 1
+	SIZES=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *[0-9]* bytesused: *\([0-9]*\).*/\1/p' /tmp/enc.log |
+		tr '\n' , | sed 's/,$//')
+}
+
+# bytes_at FILE OFFSET: the two bytes at OFFSET, as "ffd8"
+bytes_at() {
+	dd if="$1" bs=1 skip="$2" count=2 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+
+# emit TAG FILE ARGS...: FILE to the host, base64 between
+# "BEGIN-FILE TAG ARGS..." and "END-FILE TAG"
+emit() {
+	tag=$1 f=$2
+	shift 2
+	echo "BEGIN-FILE $tag $*"
+	base64 "$f"
+	echo "END-FILE $tag"
+}
+
+# pipeline FOURCC W H N [QUALITY]: camera -> codec; checks the stream in
+# the guest (frame count, SOI/EOI, sizes) and sends it to the host as
+# "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES" for decoding and PSNR.
+pipeline() {
+	fcc=$1 w=$2 h=$3 n=$4
+	rm -f /tmp/raw /tmp/out.mjpeg
+	if ! grab $fcc $w $h $n /tmp/raw; then
+		not_ok "codec: capture $n $fcc ${w}x$h frames from the camera"
+		tail -n 5 /tmp/grab.log | sed 's/^/# /'
+		return
+	fi
+	if ! encode $fcc $w $h $n /tmp/raw /tmp/out.mjpeg $5; then
+		not_ok "codec: encode $n $fcc ${w}x$h frames (v4l2-ctl failed)"
+		tail -n 5 /tmp/enc.log | sed 's/^/# /'
+		return
+	fi
+	# every frame starts with SOI (and the JFIF APP0) and ends with EOI
+	pos=0 nsz=0 bad=0
+	for s in $(echo "$SIZES" | tr , ' '); do
+		[ "$(bytes_at /tmp/out.mjpeg $pos)$(bytes_at /tmp/out.mjpeg $((pos + 2)))" = ffd8ffe0 ] &&
+			[ "$(bytes_at /tmp/out.mjpeg $((pos + s - 2)))" = ffd9 ] || bad=$((bad + 1))
+		pos=$((pos + s)) nsz=$((nsz + 1))
+	done
+	size=$(stat -c %s /tmp/out.mjpeg)
+	if [ "$nsz" = "$n" ] && [ $bad = 0 ] && [ "$size" = "$pos" ]; then
+		ok "codec: $fcc ${w}x$h: $n frames encoded, each from SOI to EOI, $size bytes (frames $SIZES)"
+	else
+		not_ok "codec: $fcc ${w}x$h: $nsz of $n frames, $bad without SOI/EOI, $size bytes for $pos"
+	fi
+	emit MJPEG /tmp/out.mjpeg $fcc $w $h $SEQS $SIZES
+	rm -f /tmp/raw /tmp/out.mjpeg
+}
+
+# stream_start FOURCC W H: endless encode of one camera frame in the
+# background (PID in SPID), until 8 codec buffers exist
+stream_start() {
+	grab $1 $2 $3 1 /tmp/loop.raw
+	v4l2-ctl -d "$CODEC" --set-fmt-video-out=width=$2,height=$3,pixelformat=$1 \
+		--stream-out-mmap=4 --stream-mmap=4 --stream-from=/tmp/loop.raw --stream-loop \
+		--stream-count=1000000 >/tmp/stream.log 2>&1 &
+	SPID=$!
+	codec_wait_buffers 8
+}
+
+# codec_placement FOURCC W H "KIND=REGION ...": while streaming, every
+# codec buffer of each KIND lies in REGION (vb2-cma/buffers, cma/chunks).
+codec_placement() {
+	fcc=$1 w=$2 h=$3 want=$4
+	stream_start $fcc $w $h
+	cp /sys/kernel/debug/vb2-cma/buffers /tmp/bufs
+	cp /sys/kernel/debug/cma/chunks /tmp/chunks
+	kill $SPID
+	wait $SPID 2>/dev/null
+	grep "^$CODEC_DEV:" /tmp/bufs | sed 's/^/# /'
+	for kr in $want; do
+		kind=${kr%%=*} reg=${kr#*=}
+		set -- $(region_bounds "$reg")
+		lo=$1 hi=$2
+		if [ -z "$lo" ]; then
+			not_ok "codec: no region $reg"
+			continue
+		fi
+		n=0 bad=0
+		while read -r port k type dma size rest; do
+			[ "$port" = "$CODEC_DEV:$kind" ] && [ "$type" = mmap ] || continue
+			a=$(printf '%d' "${dma#dma=}") s=$(printf '%d' "${size#size=}")
+			n=$((n + 1))
+			if [ $a -lt $lo ] || [ $((a + s)) -gt $hi ]; then
+				bad=$((bad + 1))
+				echo "# ${dma#dma=} (+${size#size=}) is outside region $reg"
+			fi
+			grep -q "^${dma#dma=}: size=.* region=$reg refs=1 owner=$CODEC_DEV/$kind\$" /tmp/chunks ||
+				{ bad=$((bad + 1)); echo "# ${dma#dma=}: no chunk of region $reg owned by $CODEC_DEV/$kind"; }
+		done </tmp/bufs
+		if [ $n -ge 4 ] && [ $bad = 0 ]; then
+			ok "codec: $fcc ${w}x$h: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' $lo $hi))"
+		else
+			not_ok "codec: $fcc ${w}x$h: kind \"$kind\": $n buffers, $bad outside region $reg"
+		fi
+	done
+}

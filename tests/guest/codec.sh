@@ -1,0 +1,170 @@
+#!/bin/sh
+# The codec from inside the guest (tests/suites/35-codec.sh boots the
+# boards and runs this with a scenario):
+#
+#   codec.sh main      compliance (MMAP; DMABUF from the camera), camera ->
+#                      codec encodes, placement, bad input, close/unbind/
+#                      rmmod while streaming (the board's defaults)
+#   codec.sh swapped   kind "a" in codec-b and kind "b" in codec-a
+#                      (cma_map= only): encodes and placement
+#   codec.sh onebank   both kinds in one bank: the placement error
+#   codec.sh basic     compliance, encodes and placement (the other board)
+#
+# Besides TAP lines it prints each encoded stream, base64, between
+# "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES" and "END-FILE MJPEG": the host
+# decodes every frame and compares it with the camera's pattern.
+. /tests/lib.sh
+. /tests/camera-lib.sh
+. /tests/codec-lib.sh
+
+scenario=${1:-main}
+CAM=$(cam_node)
+CODEC=$(codec_node)
+if [ -z "$CODEC" ] || [ -z "$CAM" ]; then
+	not_ok "codec: video devices: camera '$CAM', codec '$CODEC'"
+	dmesg | grep -i "codec\|camera\|vb2" | sed 's/^/# /'
+	exit 1
+fi
+ok "codec: $CODEC is the s5pv210-codec ($CODEC_DEV), the camera is $CAM"
+
+# ccompliance WHAT LOG LINE...: compliance_verdict with the codec's name
+ccompliance() { compliance_verdict "$@" | sed 's/: camera: /: codec: /'; }
+
+compliance() {
+	v4l2-compliance -d "$CODEC" -s >/tmp/comp.log 2>&1
+	ccompliance "v4l2-compliance -s (MMAP streaming)" /tmp/comp.log \
+		"test VIDIOC_(TRY_)ENCODER_CMD: OK" "test VIDIOC_S_FMT: OK" \
+		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (no poll): OK" \
+		"test MMAP (select): OK" "test MMAP (epoll): OK"
+	codec_no_leak "after v4l2-compliance"
+}
+
+case "$scenario" in
+main)
+	compliance
+	# ---- DMABUF: the camera's buffers (region cam, inside port A) ----
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=YUYV
+	v4l2-compliance -d "$CODEC" -s -e "$CAM" >/tmp/comp-dmabuf.log 2>&1
+	ccompliance "v4l2-compliance -s -e camera (DMABUF import of the camera's buffers)" \
+		/tmp/comp-dmabuf.log "test DMABUF (no poll): OK" "test DMABUF (select): OK"
+	codec_no_leak "after DMABUF streaming"
+
+	# ---- camera -> codec, the streams checked by the host ----
+	pipeline YUYV 640 480 8
+	pipeline NV12 320 240 4
+	pipeline YUYV 1280 720 3 90
+	codec_no_leak "after the encodes"
+
+	# ---- every buffer in the region cma_map= sends it to ----
+	codec_placement YUYV 640 480 "a=codec-a b=codec-b"
+
+	# ---- what the driver adjusts or refuses ----
+	# (formats are per file handle: set and get in one v4l2-ctl)
+	# (v4l2-ctl refuses a pixel format the device does not list)
+	check_eq "codec: TRY_FMT RGB3 33x17 is adjusted to YUYV 34x18" \
+		"format: YUYV 34x18 bytesperline 80 sizeimage 1440" \
+		"$(codec-bad tryfmt "$CODEC" RGB3 33 17 | grep '^format:')"
+	check_eq "codec: TRY_FMT NV12 15x4097 is adjusted to 16x2048" \
+		"format: NV12 16x2048 bytesperline 16 sizeimage 49152" \
+		"$(codec-bad tryfmt "$CODEC" NV12 15 4097 | grep '^format:')"
+	v4l2-ctl -d "$CODEC" --set-fmt-video-out=width=5000,height=5000,pixelformat=NV12 \
+		--get-fmt-video-out >/tmp/set.log 2>&1
+	check_eq "codec: S_FMT NV12 5000x5000 is clamped to 2048x2048" "2048/2048 NV12" "$(fmt_of /tmp/set.log)"
+	v4l2-ctl -d "$CODEC" --set-fmt-video-out=width=640,height=480,pixelformat=YUYV \
+		--set-fmt-video=sizeimage=1000 --get-fmt-video >/tmp/cap.log 2>&1
+	check_eq "codec: a CAPTURE sizeimage of 1000 is raised to 2 x 640 x 480 + 16 KiB" "630784" \
+		"$(awk -F': ' '/Size Image/ { print $2 }' /tmp/cap.log | tr -d ' ' | tail -n 1)"
+	codec-bad nobufs "$CODEC" >/tmp/bad.log 2>&1
+	sed 's/^/# /' /tmp/bad.log
+	check "codec: STREAMON without buffers: EINVAL" \
+		grep -qx "STREAMON output without buffers: errno EINVAL" /tmp/bad.log
+	check "codec: STREAMON with buffers but none queued succeeds, no job runs (DQBUF: EAGAIN)" \
+		sh -c 'grep -qx "STREAMON capture, none queued: ok" /tmp/bad.log &&
+			grep -qx "DQBUF capture, none queued: errno EAGAIN" /tmp/bad.log'
+	codec-bad small-dmabuf "$CODEC" "$CAM" >/tmp/bad.log 2>&1
+	sed 's/^/# /' /tmp/bad.log
+	check "codec: QBUF of a camera DMABUF smaller than sizeimage: EINVAL" \
+		grep -qx "QBUF output small dmabuf: errno EINVAL" /tmp/bad.log
+	codec-bad encode "$CODEC" >/tmp/bad.log 2>&1
+	check "codec: one grey frame by hand (codec-bad encode) comes back without error" \
+		grep -q "capture buffer: bytesused [1-9][0-9]*\$" /tmp/bad.log
+	codec_no_leak "after the bad input"
+
+	# ---- closing while streaming ----
+	stream_start YUYV 640 480
+	kill -9 $SPID
+	wait $SPID 2>/dev/null
+	codec_no_leak "after the streaming process was killed"
+
+	# ---- unbinding while streaming ----
+	drv=/sys/bus/platform/drivers/s5pv210-codec
+	stream_start YUYV 640 480
+	echo $CODEC_DEV >"$drv/unbind"
+	t=0
+	while kill -0 $SPID 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	if kill -0 $SPID 2>/dev/null; then
+		not_ok "codec: the streaming process did not end after unbind"
+		kill -9 $SPID
+	else
+		ok "codec: the streaming process ends after unbind ($(tail -n 1 /tmp/stream.log | tr -d '\r<>'))"
+	fi
+	wait $SPID 2>/dev/null
+	check "codec: no codec video device after unbind" sh -c "[ -z \"\$(. /tests/camera-lib.sh; video_node s5pv210-codec)\" ]"
+	codec_no_leak "after unbind while streaming"
+	echo $CODEC_DEV >"$drv/bind"
+	CODEC=$(codec_node)
+	check "codec: bound again ($CODEC)" test -n "$CODEC"
+	pipeline YUYV 320 240 2
+
+	# ---- rmmod while streaming ----
+	stream_start YUYV 640 480
+	if rmmod s5pv210_codec 2>/tmp/rmmod.err; then
+		not_ok "codec: rmmod succeeded while the device was open"
+	else
+		ok "codec: rmmod refused while streaming ($(cat /tmp/rmmod.err))"
+	fi
+	kill $SPID
+	wait $SPID 2>/dev/null
+	codec_no_leak "after the streaming process ended"
+	check "codec: rmmod s5pv210_codec once idle" rmmod s5pv210_codec
+	check "codec: the memory ports went with the driver" \
+		sh -c "! ls -d /sys/devices/platform/soc/$CODEC_DEV/$CODEC_DEV:* 2>/dev/null"
+	check "codec: modprobe loads it again" modprobe s5pv210-codec
+	CODEC=$(codec_node)
+	pipeline YUYV 640 480 2
+	codec_no_leak "at the end"
+	;;
+swapped)
+	codec_placement YUYV 640 480 "a=codec-b b=codec-a"
+	pipeline YUYV 640 480 4
+	codec_no_leak "at the end"
+	;;
+onebank)
+	codec-bad encode "$CODEC" >/tmp/bad.log 2>&1
+	sed 's/^/# /' /tmp/bad.log
+	check "codec: one bank: STREAMON succeeds, the job fails: poll reports POLLERR" \
+		grep -q "^poll: ready POLLERR" /tmp/bad.log
+	check "codec: one bank: DQBUF fails with EIO (the queues are in error)" \
+		grep -qx "DQBUF capture: errno EIO" /tmp/bad.log
+	check "codec: one bank: QBUF afterwards fails with EIO" \
+		grep -qx "QBUF output again: errno EIO" /tmp/bad.log
+	check "codec: one bank: the kernel log names the placement error and the cma_map= rule" \
+		sh -c "dmesg | grep -q 'placement error: port A .* windows overlap; cma_map= must put $CODEC_DEV/a and $CODEC_DEV/b in different banks'"
+	dmesg | grep 'placement error' | sed 's/^/# /'
+	codec_no_leak "after the placement error"
+	;;
+basic)
+	compliance
+	pipeline YUYV 640 480 4
+	pipeline NV12 640 480 2
+	codec_placement YUYV 640 480 "a=codec-a b=codec-b"
+	codec_no_leak "at the end"
+	;;
+*)
+	not_ok "codec: unknown scenario '$scenario'"
+	;;
+esac
+
+check "codec: no oops, BUG or warning in the kernel log" \
+	sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|Unable to handle|refcount_t|list_del corruption'"
+exit $T_FAILED

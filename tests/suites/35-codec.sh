@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The codec end to end in the guest: the V4L2 mem2mem driver
+# (drivers/codec) on vb2-cma (drivers/vb2-cma) on the emulated codec
+# (qemu-patches/), fed by the camera.  tests/guest/codec.sh runs in four
+# boots:
+#   goni, the board's defaults (codec-a bank 1, codec-b bank 2):
+#       v4l2-compliance (MMAP; DMABUF from the camera), camera -> codec
+#       encodes, placement, bad input, close/unbind/rmmod while streaming;
+#   goni, cma_map= swapping the kinds (a in codec-b, b in codec-a);
+#   goni, cma_map= putting both kinds in codec-a: the placement error;
+#   aquila, the board's defaults: compliance, encodes and placement.
+# Every encoded stream comes back base64 over the output UART; here each
+# frame is decoded by djpeg and compared with the camera's pattern
+# (codec_check.py: PSNR >= 30 dB, luma and RGB).
+. "$(dirname "$0")/../lib/tap.sh"
+
+check=$S5P_TOP/tests/suites/codec_check.py
+
+# run BOARD SCENARIO APPEND
+run() {
+	local board=$1 scenario=$2 append=$3 out=$T_TMP/$1-$2.out log=$T_TMP/$1-$2.log rc
+	local how="the board's default cma= and cma_map="
+	[ -z "$append" ] || how="--append '$append'"
+	echo "# $board, $scenario: $how"
+	"$S5P_TOP/scripts/boot-$board.sh" --cmd "/tests/codec.sh $scenario" \
+		${append:+--append "$append"} --log "$log" --timeout 900 >"$out" 2>"$T_TMP/err"
+	rc=$?
+	grep -E '^(not )?ok |^# ' "$out" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$scenario: /"
+	t_check "$board $scenario: guest checks exit with status 0 (got $rc)" [ "$rc" = 0 ]
+	if grep -q '^BEGIN-FILE MJPEG ' "$out"; then
+		python3 "$check" check <"$out" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$board $scenario: /"
+		[ "${PIPESTATUS[0]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+	elif [ "$scenario" != onebank ]; then
+		t_fail "$board $scenario: no encoded stream came back"
+	fi
+	t_check "$board $scenario: no oops, BUG or warning on the console" \
+		bash -c "! grep -aE 'WARNING:|BUG:|Oops|Unable to handle' '$log'"
+	[ "$rc" = 0 ] || tail -n 15 "$T_TMP/err" "$log" | sed 's/^/#   /'
+}
+
+cam='fb200000.camera/*=cam'
+run goni main ''
+run goni swapped "cma_map=f1700000.video-codec/a=codec-b;f1700000.video-codec/b=codec-a;$cam"
+run goni onebank "cma_map=f1700000.video-codec/*=codec-a;$cam"
+run aquila basic ''
+t_done

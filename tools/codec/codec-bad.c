@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * codec-bad: drive the S5PV210 codec's V4L2 driver where v4l2-ctl cannot,
+ * and print what each step returned ("STEP: ok" or "STEP: errno NAME"),
+ * one line each, for tests/guest/codec.sh to check.
+ *
+ *   codec-bad nobufs CODEC            STREAMON without buffers; with buffers
+ *                                     but none queued (no job may run)
+ *   codec-bad small-dmabuf CODEC CAM  QBUF of a camera buffer smaller than
+ *                                     the OUTPUT format's sizeimage
+ *   codec-bad tryfmt CODEC FOURCC W H TRY_FMT on OUTPUT, prints the result
+ *   codec-bad encode CODEC            one grey 64x64 YUYV frame through MMAP:
+ *                                     QBUF, STREAMON, poll (5 s), DQBUF, and
+ *                                     QBUF again after an error
+ *
+ * Exit status 0 when every ioctl could be attempted, 1 on bad usage or when
+ * a device cannot be opened.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/videodev2.h>
+
+static const char *ename(int e)
+{
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case EIO: return "EIO";
+	case EAGAIN: return "EAGAIN";
+	case EBUSY: return "EBUSY";
+	case ENODEV: return "ENODEV";
+	case ENOMEM: return "ENOMEM";
+	case EFAULT: return "EFAULT";
+	case EPIPE: return "EPIPE";
+	default: return strerror(e);
+	}
+}
+
+/* Run one ioctl and print "WHAT: ok" or "WHAT: errno NAME" */
+static int step(const char *what, int fd, unsigned long req, void *arg)
+{
+	int ret = ioctl(fd, req, arg);
+
+	if (ret < 0)
+		printf("%s: errno %s\n", what, ename(errno));
+	else
+		printf("%s: ok\n", what);
+	fflush(stdout);
+	return ret < 0 ? -errno : 0;
+}
+
+static int open_dev(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0) {
+		fprintf(stderr, "codec-bad: cannot open %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+static void set_fmt(int fd, unsigned int type, unsigned int w, unsigned int h)
+{
+	struct v4l2_format f = { .type = type };
+
+	f.fmt.pix.width = w;
+	f.fmt.pix.height = h;
+	f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+	step(type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? "S_FMT output" : "S_FMT capture",
+	     fd, VIDIOC_S_FMT, &f);
+}
+
+static int reqbufs(const char *what, int fd, unsigned int type, unsigned int mem,
+		   unsigned int count)
+{
+	struct v4l2_requestbuffers rb = { .count = count, .type = type, .memory = mem };
+
+	return step(what, fd, VIDIOC_REQBUFS, &rb);
+}
+
+static int cmd_nobufs(const char *codec)
+{
+	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct v4l2_buffer b = { .type = cap, .memory = V4L2_MEMORY_MMAP };
+
+	step("STREAMON output without buffers", fd, VIDIOC_STREAMON, &out);
+	step("STREAMON capture without buffers", fd, VIDIOC_STREAMON, &cap);
+	reqbufs("REQBUFS output 2", fd, out, V4L2_MEMORY_MMAP, 2);
+	reqbufs("REQBUFS capture 2", fd, cap, V4L2_MEMORY_MMAP, 2);
+	step("STREAMON output, none queued", fd, VIDIOC_STREAMON, &out);
+	step("STREAMON capture, none queued", fd, VIDIOC_STREAMON, &cap);
+	usleep(200000);
+	step("DQBUF capture, none queued", fd, VIDIOC_DQBUF, &b);
+	step("STREAMOFF output", fd, VIDIOC_STREAMOFF, &out);
+	step("STREAMOFF capture", fd, VIDIOC_STREAMOFF, &cap);
+	close(fd);
+	return 0;
+}
+
+static int cmd_small_dmabuf(const char *codec, const char *cam)
+{
+	int cfd = open_dev(codec, O_RDWR | O_NONBLOCK), kfd = open_dev(cam, O_RDWR);
+	struct v4l2_capability caps = { 0 };
+	struct v4l2_format f = { 0 };
+	struct v4l2_exportbuffer eb = { 0 };
+	struct v4l2_buffer b = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+				 .memory = V4L2_MEMORY_DMABUF };
+	unsigned int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+	/* camera: one 64x64 YUYV buffer (8 KiB); codec OUTPUT wants 640x480 */
+	ioctl(kfd, VIDIOC_QUERYCAP, &caps);
+	if (caps.device_caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE) {
+		type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+		f.fmt.pix_mp.width = 64;
+		f.fmt.pix_mp.height = 64;
+		f.fmt.pix_mp.pixelformat = V4L2_PIX_FMT_YUYV;
+		f.fmt.pix_mp.num_planes = 1;
+	} else {
+		f.fmt.pix.width = 64;
+		f.fmt.pix.height = 64;
+		f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+	}
+	f.type = type;
+	step("S_FMT camera 64x64", kfd, VIDIOC_S_FMT, &f);
+	reqbufs("REQBUFS camera 1", kfd, type, V4L2_MEMORY_MMAP, 1);
+	eb.type = type;
+	if (step("EXPBUF camera", kfd, VIDIOC_EXPBUF, &eb))
+		return 0;
+	set_fmt(cfd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 640, 480);
+	reqbufs("REQBUFS output dmabuf 1", cfd, V4L2_BUF_TYPE_VIDEO_OUTPUT,
+		V4L2_MEMORY_DMABUF, 1);
+	b.m.fd = eb.fd;
+	step("QBUF output small dmabuf", cfd, VIDIOC_QBUF, &b);
+	close(eb.fd);
+	close(cfd);
+	close(kfd);
+	return 0;
+}
+
+static int cmd_tryfmt(const char *codec, const char *fcc, const char *w, const char *h)
+{
+	int fd = open_dev(codec, O_RDWR);
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	__u32 pf;
+
+	if (strlen(fcc) != 4) {
+		fprintf(stderr, "codec-bad: a fourcc has 4 characters, not '%s'\n", fcc);
+		exit(1);
+	}
+	f.fmt.pix.width = strtoul(w, NULL, 0);
+	f.fmt.pix.height = strtoul(h, NULL, 0);
+	f.fmt.pix.pixelformat = v4l2_fourcc(fcc[0], fcc[1], fcc[2], fcc[3]);
+	if (!step("TRY_FMT output", fd, VIDIOC_TRY_FMT, &f)) {
+		pf = f.fmt.pix.pixelformat;
+		printf("format: %c%c%c%c %ux%u bytesperline %u sizeimage %u\n",
+		       pf & 0xff, pf >> 8 & 0xff, pf >> 16 & 0xff, pf >> 24,
+		       f.fmt.pix.width, f.fmt.pix.height, f.fmt.pix.bytesperline,
+		       f.fmt.pix.sizeimage);
+	}
+	close(fd);
+	return 0;
+}
+
+static int cmd_encode(const char *codec)
+{
+	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct v4l2_buffer ob = { .type = out, .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_buffer cb = { .type = cap, .memory = V4L2_MEMORY_MMAP };
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+	void *m;
+	int n;
+
+	set_fmt(fd, out, 64, 64);
+	if (reqbufs("REQBUFS output 1", fd, out, V4L2_MEMORY_MMAP, 1) ||
+	    reqbufs("REQBUFS capture 1", fd, cap, V4L2_MEMORY_MMAP, 1) ||
+	    step("QUERYBUF output", fd, VIDIOC_QUERYBUF, &ob))
+		return 0;
+	m = mmap(NULL, ob.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, ob.m.offset);
+	if (m == MAP_FAILED) {
+		printf("mmap output: errno %s\n", ename(errno));
+		return 0;
+	}
+	memset(m, 0x80, ob.length);
+	ob.bytesused = ob.length;
+	step("QBUF output", fd, VIDIOC_QBUF, &ob);
+	step("QBUF capture", fd, VIDIOC_QBUF, &cb);
+	step("STREAMON output", fd, VIDIOC_STREAMON, &out);
+	step("STREAMON capture", fd, VIDIOC_STREAMON, &cap);
+	n = poll(&p, 1, 5000);
+	printf("poll: %s%s%s\n", n == 0 ? "timeout" : n < 0 ? "error" : "ready",
+	       p.revents & POLLERR ? " POLLERR" : "", p.revents & POLLIN ? " POLLIN" : "");
+	memset(&cb, 0, sizeof(cb));
+	cb.type = cap;
+	cb.memory = V4L2_MEMORY_MMAP;
+	if (!step("DQBUF capture", fd, VIDIOC_DQBUF, &cb))
+		printf("capture buffer: bytesused %u%s\n", cb.bytesused,
+		       cb.flags & V4L2_BUF_FLAG_ERROR ? " ERROR" : "");
+	memset(&ob, 0, sizeof(ob));
+	ob.type = out;
+	ob.memory = V4L2_MEMORY_MMAP;
+	if (!step("DQBUF output", fd, VIDIOC_DQBUF, &ob))
+		printf("output buffer:%s\n", ob.flags & V4L2_BUF_FLAG_ERROR ? " ERROR" : " done");
+	ob.bytesused = ob.length;
+	step("QBUF output again", fd, VIDIOC_QBUF, &ob);
+	step("STREAMOFF output", fd, VIDIOC_STREAMOFF, &out);
+	step("STREAMOFF capture", fd, VIDIOC_STREAMOFF, &cap);
+	munmap(m, ob.length);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "nobufs"))
+		return cmd_nobufs(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "small-dmabuf"))
+		return cmd_small_dmabuf(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "tryfmt"))
+		return cmd_tryfmt(argv[2], argv[3], argv[4], argv[5]);
+	if (argc == 3 && !strcmp(argv[1], "encode"))
+		return cmd_encode(argv[2]);
+	fprintf(stderr, "usage: codec-bad nobufs CODEC | small-dmabuf CODEC CAMERA |\n"
+		"       tryfmt CODEC FOURCC W H | encode CODEC\n");
+	return 1;
+}
