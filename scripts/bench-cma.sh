@@ -68,8 +68,9 @@ run_host() {
 # --cmd script.  The dma_alloc_coherent() replay (allocator-independent)
 # runs in the first boot only.
 run_guest() {
-	local t name cma map alloc what allocs status
+	local t name cma map alloc what allocs status results=$out/guest-bench.txt
 	allocs=$("$bench" list) || s5p_die "cma-bench list failed"
+	: >"$results"
 	for t in "$S5P_TOP"/bench/traces/*.trace; do
 		name=$(basename "$t" .trace)
 		cma=$(sed -n 's/^cma //p' "$t")
@@ -86,12 +87,18 @@ run_guest() {
 			} >"$script"
 			"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/guest-$name-$alloc.log" \
 				--append "cma=$(printf '%s' "$cma" | sed "s/;/:$alloc;/g; s/\$/:$alloc/") cma_map=$map" \
-				--cmd "$(cat "$script")" | sed "s/^BENCH /BENCH $name $alloc /"
+				--cmd "$(cat "$script")" | sed "s/^BENCH /BENCH $name $alloc /" | tee -a "$results"
 			status=${PIPESTATUS[0]}
 			[ "$status" = 0 ] || s5p_log "guest run failed (status $status; console log: $out/guest-$name-$alloc.log)"
 			what=cma
 		done
 	done
+	echo "== guest: summary (latencies in microseconds; cma = /dev/cma ioctl and close, dma = dma_alloc_coherent() and dma_free_coherent())"
+	awk 'BEGIN { printf "%-7s %-7s %-4s %-7s %6s %6s %7s %6s %8s %8s %8s %8s %8s %8s\n",
+			"trace", "alloc", "how", "load", "allocs", "failed", "ok%", "first", "a-p50", "a-p99", "a-max", "f-p50", "f-p99", "f-max" }
+	     $1 == "BENCH" { printf "%-7s %-7s %-4s %-7s %6d %6d %7.2f %6s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+			$2, ($4 == "dma" ? "-" : $3), $4, $5, $7, $9, 100 * ($7 - $9) / $7, $11,
+			$13 / 1000, $14 / 1000, $15 / 1000, $17 / 1000, $18 / 1000, $19 / 1000 }' "$results"
 }
 
 build_runner

@@ -54,6 +54,7 @@ echo "INFO $(grep -E '^(MemTotal|MemAvailable)' /proc/meminfo | tr -s ' ' | tr '
 [ "$what" = dma ] || run_cma idle
 [ "$what" = cma ] || run_dma idle
 
+: >/tmp/frag.out
 frag </dev/null >/tmp/frag.out 2>&1 &
 fpid=$!
 i=0
