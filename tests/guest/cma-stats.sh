@@ -1,0 +1,203 @@
+#!/bin/sh
+# Per-region statistics, the ff and bitmap allocators and bigphysarea, from
+# inside the guest (tests/suites/45-cma-stats.sh boots Goni and runs it).
+# Prints TAP lines.
+#
+#   cma-stats.sh main     after a boot with CMA_STATS_APPEND (below): three
+#                         regions, one per allocator, a region whose allocator
+#                         refuses its parameters, and bigphysarea=256
+#   cma-stats.sh badbig   after a boot with bigphysarea=12x
+set -f
+. /tests/lib.sh
+. /tests/cma-lib.sh
+
+scenario=${1:-main}
+T=/tmp/cma-stats
+rm -rf "$T" && mkdir -p "$T"
+MiB=1048576
+
+# session_start NAME: cma-test reading commands from the fifo on fd 7; its
+# output in $T/NAME.out and $T/NAME.err.
+session_start() {
+	S=$1
+	rm -f "$T/in"
+	mkfifo "$T/in"
+	cma-test -q <"$T/in" >"$T/$S.out" 2>"$T/$S.err" &
+	S_PID=$!
+	exec 7>"$T/in"
+	S_STATS=0
+}
+session_end() {
+	exec 7>&-
+	wait $S_PID
+}
+
+# stats_now REGION: ask the session for "stats REGION" and set STATS to its
+# line once cma-test has written it (so every command before it is done too).
+# Not in a $(...) subshell: it counts the requests in S_STATS.
+stats_now() {
+	S_STATS=$((S_STATS + 1))
+	echo "stats $1" >&7
+	_t=0
+	while [ "$(grep -c "^$1: " "$T/$S.out")" -lt $S_STATS ] && [ $_t -lt 100 ]; do
+		sleep 0.05
+		_t=$((_t + 1))
+	done
+	STATS=$(grep "^$1: " "$T/$S.out" | sed -n "${S_STATS}p")
+}
+
+# fd_at ADDR: the number cma-test gave the chunk at ADDR.
+fd_at() { chunks_of "$T/$S.out" | awk -v a="$1" '$3 == a { print $1 }' | tail -n 1; }
+
+# want REGION BASE SIZE ALLOC USED CHUNKS LARGEST OK FAIL: the stats line.
+want() {
+	echo "$1: base=$2 size=$3 allocator=$4 used=$5 free=$(($3 - $5)) chunks=$6 largest_free=$7 alloc_ok=$8 alloc_fail=$9"
+}
+
+# sequence REGION KIND ALLOC BASE: a known allocation and free sequence in a
+# 4 MiB region at BASE (2 MiB aligned); after each step the statistics must
+# be exactly the expected ones, and the chunks where first fit and best fit
+# both put them.
+sequence() {
+	r=$1 k=$2 a=$3 base=$4 size=$((4 * MiB))
+	b1=$(printf '0x%x' $((base + MiB))) b2=$(printf '0x%x' $((base + 2 * MiB)))
+	session_start "$r"
+	stats_now "$r"
+	check_eq "stats [$r, $a]: fresh region" \
+		"$(want "$r" "$base" $size "$a" 0 0 $size 0 0)" "$STATS"
+	echo "a t/$k 1M" >&7
+	echo "a t/$k 1M/2M" >&7
+	stats_now "$r"
+	check_eq "stats [$r, $a]: 1M and 1M aligned to 2M (slack left free)" \
+		"$(want "$r" "$base" $size "$a" $((2 * MiB)) 2 $MiB 2 0)" "$STATS"
+	check_eq "stats [$r, $a]: the first chunk at the base" "1" "$(fd_at "$base" | grep -c .)"
+	check_eq "stats [$r, $a]: the aligned chunk at base + 2M" "1" "$(fd_at "$b2" | grep -c .)"
+	check "stats [$r, $a]: cma-test stats lists the chunk with its owner from debugfs" \
+		grep -qx "    $base: size=0x00100000 region=$r refs=1 owner=t/$k" "$T/$S.out"
+	echo "a t/$k 3M" >&7
+	stats_now "$r"
+	check_eq "stats [$r, $a]: 3M does not fit: alloc_fail counts it" \
+		"$(want "$r" "$base" $size "$a" $((2 * MiB)) 2 $MiB 2 1)" "$STATS"
+	echo "a t/$k 1M" >&7
+	stats_now "$r"
+	check_eq "stats [$r, $a]: 1M goes into the slack" \
+		"$(want "$r" "$base" $size "$a" $((3 * MiB)) 3 $MiB 3 1)" "$STATS"
+	check_eq "stats [$r, $a]: the third chunk at base + 1M" "1" "$(fd_at "$b1" | grep -c .)"
+	echo "f $(fd_at "$base")" >&7
+	stats_now "$r"
+	check_eq "stats [$r, $a]: freeing the first chunk" \
+		"$(want "$r" "$base" $size "$a" $((2 * MiB)) 2 $MiB 3 1)" "$STATS"
+	echo "f $(fd_at "$b1")" >&7
+	stats_now "$r"
+	check_eq "stats [$r, $a]: freeing the third merges two holes" \
+		"$(want "$r" "$base" $size "$a" $MiB 1 $((2 * MiB)) 3 1)" "$STATS"
+	echo "f $(fd_at "$b2")" >&7
+	stats_now "$r"
+	check_eq "stats [$r, $a]: freeing the last leaves one hole" \
+		"$(want "$r" "$base" $size "$a" 0 0 $size 3 1)" "$STATS"
+	session_end
+	check_eq "stats [$r, $a]: cma-test reported only the failed 3M allocation as an error" \
+		"a: cma_alloc: Cannot allocate memory (ENOMEM)" "$(grep -v ': allocating \|: freeing ' "$T/$S.err")"
+}
+
+# The /proc/bigphysarea table for an area of SIZE kB with the free and used
+# lists given as "blocks largest total" (kB).
+bigphys_table() {
+	echo "Big physical area, size $1 kB"
+	echo "                       free list:             used list:"
+	printf 'number of blocks:      %8d               %8d\n' $2 $5
+	printf 'size of largest block: %8d kB            %8d kB\n' $3 $6
+	printf 'total:                 %8d kB            %8d kB\n' $4 $7
+}
+
+scenario_main() {
+	# The regions and their allocators, in sysfs and the boot log.
+	check_eq "stats: one sysfs directory per region" \
+		"bf1 bigphysarea bm ff1 x" "$(ls "$CMA_SYSFS" | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "stats: ff1 uses ff" ff "$(cma_stat ff1 allocator)"
+	check_eq "stats: bm uses bitmap" bitmap "$(cma_stat bm allocator)"
+	check_eq "stats: bf1 uses bf" bf "$(cma_stat bf1 allocator)"
+	check_eq "stats: the boot log names the allocators" \
+		"cma: region ff1: base=0x44000000 size=0x00400000 align=0x1000 allocator=ff
+cma: region bm: base=0x44400000 size=0x00400000 align=0x1000 allocator=bitmap
+cma: region bf1: base=0x44800000 size=0x00400000 align=0x1000 allocator=bf" \
+		"$(klog | grep -E '^cma: region (ff1|bm|bf1): ')"
+
+	# An allocator given parameters it does not take: reported, region unused.
+	check_eq "stats: bitmap(p) is refused with one message and the region left unused" \
+		"cma: bitmap: region x: bitmap takes no parameters, \"p\" given
+cma: error: region x: allocator bitmap failed to start (-22); region unused" \
+		"$(klog | grep -E '^cma: (bitmap: region x|error: region x)')"
+	check_eq "stats: the unused region: size, but nothing free or counted" \
+		"1048576 bitmap 0 0 0 0 0 0" \
+		"$(for f in size allocator used free chunks largest_free alloc_ok alloc_fail; do cma_stat x $f; done | tr '\n' ' ' | sed 's/ $//')"
+	session_start unused
+	echo "a t/x 4K" >&7
+	stats_now "x"
+	check_eq "stats: the unused region serves nothing" \
+		"x: base=$(cma_stat x base) size=1048576 allocator=bitmap used=0 free=0 chunks=0 largest_free=0 alloc_ok=0 alloc_fail=0" \
+		"$STATS"
+	session_end
+	check "stats: an allocation routed to the unused region fails with ENOMEM" \
+		grep -qx "a: cma_alloc: Cannot allocate memory (ENOMEM)" "$T/unused.err"
+
+	# The same sequence on each allocator.
+	sequence ff1 f ff 0x44000000
+	sequence bm m bitmap 0x44400000
+	sequence bf1 b bf 0x44800000
+	cma_nothing_lost "stats: nothing lost after the sequences"
+
+	# bigphysarea=256: a 1 MiB region with ff, the 2004 table, a 2004 driver.
+	base=$(cma_stat bigphysarea base)
+	check_eq "bigphysarea: region bigphysarea, 256 pages, first fit" \
+		"1048576 ff" "$(cma_stat bigphysarea size) $(cma_stat bigphysarea allocator)"
+	check "bigphysarea: announced at boot" \
+		sh -c "dmesg | grep -q 'bigphysarea: Allocated 256 pages at $base (region bigphysarea)\.\$'"
+	empty=$(bigphys_table 1024 1 1024 1024 0 0 0)
+	check_eq "bigphysarea: /proc/bigphysarea before: all free" "$empty" "$(cat /proc/bigphysarea)"
+	dmesg -c >/dev/null
+	check "bigphysarea: bigphys-test loads (allocates, writes, reads back, frees)" modprobe bigphys-test
+	dmesg >"$T/bigphys.log"
+	sed 's/^/# /' "$T/bigphys.log"
+	check "bigphysarea: the frame: 16 pages, 4-page aligned, pattern read back" \
+		grep -q "bigphys-test: frame: 16 pages at $base, aligned to 0x4000, pattern ok" "$T/bigphys.log"
+	check "bigphysarea: bigphysarea_alloc(10000): pattern read back" \
+		grep -q "bigphys-test: small: 10000 bytes at 0x[0-9a-f]*, pattern ok" "$T/bigphys.log"
+	check_eq "bigphysarea: each bogus free gives exactly one warning line" 2 \
+		"$(grep -c 'bigphysarea: bigphysarea_free_pages(.*): not allocated!$' "$T/bigphys.log")"
+	check "bigphysarea: no backtrace for them" \
+		sh -c "! grep -qE 'WARNING:|Call trace|cut here' '$T/bigphys.log'"
+	check_eq "bigphysarea: /proc/bigphysarea while the frame is held" \
+		"$(bigphys_table 1024 1 960 960 1 64 64)" "$(cat /proc/bigphysarea)"
+	check_eq "bigphysarea: sysfs while the frame is held" "65536 1 2" \
+		"$(cma_stat bigphysarea used) $(cma_stat bigphysarea chunks) $(cma_stat bigphysarea alloc_ok)"
+	check "bigphysarea: the chunk is bigphysarea's in debugfs" \
+		grep -qx "$base: size=0x00010000 region=bigphysarea refs=1 owner=bigphysarea" "$CMA_DEBUGFS/chunks"
+	check "bigphysarea: bigphys-test unloads (frees the frame)" rmmod bigphys-test
+	check "bigphysarea: unload logged" sh -c "dmesg | grep -q 'bigphys-test: frame freed, unloaded'"
+	check_eq "bigphysarea: /proc/bigphysarea after: all free again" "$empty" "$(cat /proc/bigphysarea)"
+	cma_nothing_lost "stats: nothing lost at the end"
+}
+
+scenario_badbig() {
+	check_eq "bigphysarea=12x: one clear message" \
+		"bigphysarea: error: bigphysarea=12x is not a number of pages (1 or more); no area" \
+		"$(klog | grep '^bigphysarea: ')"
+	check_eq "bigphysarea=12x: no region, the board's four are there" \
+		"cma: 4 regions reserved (25600 KiB), 4 map rules, 0 problems" \
+		"$(klog | grep '^cma: [0-9]* regions reserved')"
+	check "bigphysarea=12x: no sysfs directory for it" test ! -e "$CMA_SYSFS/bigphysarea"
+	check_eq "bigphysarea=12x: /proc/bigphysarea says so" \
+		"No big physical area allocated!" "$(cat /proc/bigphysarea)"
+	check "bigphysarea=12x: bigphys-test cannot load" sh -c "! modprobe bigphys-test 2>/dev/null"
+	check "bigphysarea=12x: and says why" \
+		sh -c "dmesg | grep -q 'bigphys-test: bigphysarea_alloc_pages(16, 4) failed'"
+	cma_nothing_lost "stats: nothing lost"
+}
+
+case "$scenario" in
+main) scenario_main ;;
+badbig) scenario_badbig ;;
+*) not_ok "stats: unknown scenario '$scenario'" ;;
+esac
+[ "$T_FAILED" = 0 ]
