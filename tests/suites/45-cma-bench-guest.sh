@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The guest side of the CMA benchmark (docs/benchmarks.md), on Goni, one
+# boot with two small regions: cma-test replays a small trace with -t
+# (failures counted, timings printed), drivers/cma-bench replays it with
+# dma_alloc_coherent() (counts, lines split across writes, bad lines,
+# reset), tools/frag fragments and holds memory, and
+# /tests/cma-bench.sh prints its four BENCH lines.  No timing assertions.
+. "$(dirname "$0")/../lib/tap.sh"
+
+trace='# cma-test record 1
+cma r=64K;s=64K/64K
+cma_map d/x=r;d/y=s
+alloc 1 d x 16K 0
+a 2 d x 0x4000 0x1000
+alloc 3 d x 16384 0
+alloc 4 d x 16K 0
+f 2
+alloc 5 d x 32K 0
+alloc 6 d y 64K 64K
+free 6
+free 1
+free 3
+free 4
+alloc 7 d nomap 4K 0'
+
+cmd="cat >/tmp/tiny.trace <<'END_TRACE'
+$trace
+END_TRACE
+D=/sys/kernel/debug/cma-bench
+echo '== cma-test'
+cma-test -q -t -p /tmp/tiny.trace; echo \"status \$?\"
+echo '== module'
+modprobe cma-bench; echo \"modprobe \$?\"
+cat /tmp/tiny.trace >\$D/trace; cat \$D/result
+echo reset >\$D/result; cat \$D/result | head -n 1
+printf 'alloc 1 d - 4' >\$D/trace; printf 'K 0\\nfree 1\\nbogus\\n' >\$D/trace; cat \$D/result | head -n 1
+echo nonsense >\$D/result; echo \"bad reset \$?\"
+echo '== frag'
+frag 16 </dev/null & sleep 3; grep -q 'frag' /proc/\$!/comm && echo 'frag holds'; kill \$!
+frag x; echo \"frag x \$?\"
+echo '== bench'
+sh /tests/cma-bench.sh /tmp/tiny.trace"
+
+gout=$T_TMP/out
+"$S5P_TOP/scripts/boot-goni.sh" --timeout 300 --log "$T_TMP/console.log" \
+	--append 'cma=r=64K;s=64K/64K cma_map=d/x=r;d/y=s' --cmd "$cmd" >"$gout" 2>"$T_TMP/err"
+rc=$?
+t_check "goni: the bench boot ends with status 0" [ $rc = 0 ]
+[ $rc = 0 ] || { tail -n 20 "$T_TMP/err" "$gout" | sed 's/^/#   /'; }
+
+has() { grep -qxE "$1" "$gout"; }
+t_check "cma-test -p: 7 allocations, 5 frees, no mismatch (results not recorded)" \
+	has 'replay: 7 allocations, 5 frees, 0 mismatches'
+t_check "cma-test -p: 2 failed, the first at line 9 with ENOMEM" \
+	has 'replay: 2 allocations failed, the first at line 9: alloc 5 d/x 0x8000/0x0: ENOMEM'
+t_check "cma-test -p -t: 7 ioctls timed" has 'replay: alloc ns: n=7 p50=[0-9]+ p99=[0-9]+ max=[0-9]+'
+t_check "cma-test -p -t: 5 frees timed" has 'replay: free ns: n=5 p50=[0-9]+ p99=[0-9]+ max=[0-9]+'
+t_check "cma-test -p: status 0 (failures of an unchecked trace are no mismatch)" has 'status 0'
+t_check "modprobe cma-bench" has 'modprobe 0'
+t_check "cma-bench: every allocation succeeds with dma_alloc_coherent(), 2 still held" \
+	has 'allocations 7 failed 0 frees 5 held 2 bad-lines 0'
+t_check "cma-bench: no failure" has 'first-failure none'
+t_check "cma-bench: 7 allocations and 5 frees timed" \
+	bash -c "grep -qxE 'alloc-ns n=7 p50=[0-9]+ p99=[0-9]+ max=[0-9]+' '$gout' &&
+		grep -qxE 'free-ns n=5 p50=[0-9]+ p99=[0-9]+ max=[0-9]+' '$gout'"
+t_check "cma-bench: reset frees what is held and clears the figures" \
+	has 'allocations 0 failed 0 frees 0 held 0 bad-lines 0'
+t_check "cma-bench: a line split across writes is one line; a bad line is counted" \
+	has 'allocations 1 failed 0 frees 1 held 0 bad-lines 1'
+t_check "cma-bench: result refuses anything but reset" has 'bad reset 1'
+t_check "cma-bench: the bad line is logged" grep -q 'cma-bench: line 3: cannot parse: bogus' "$T_TMP/console.log"
+t_check "frag 16: touches 4096 pages, frees every other one" \
+	has 'frag: 4096 pages touched, 2048 freed, holding 8192 KiB'
+t_check "frag holds its memory until killed" has 'frag holds'
+t_check "frag refuses a bad size" \
+	bash -c "grep -qx \"frag: 'x' is not a number of MiB\" '$gout' && grep -qx 'frag x 2' '$gout'"
+for how in cma dma; do
+	for load in idle loaded; do
+		if [ $how = cma ]; then want='allocs 7 failed 2 first 9'; else want='allocs 7 failed 0 first -'; fi
+		t_check "cma-bench.sh: BENCH $how $load: $want, latencies" \
+			has "BENCH $how $load $want alloc-ns( [0-9]+){3} free-ns( [0-9]+){3}.*"
+	done
+done
+t_check "cma-bench.sh: frag ran under the loaded replays" has 'INFO frag: [0-9]+ pages touched, [0-9]+ freed, holding [0-9]+ KiB'
+
+t_done
