@@ -9,7 +9,8 @@
  *   cma-bench list                          the allocators built in
  *   cma-bench [-a NAME] [-s SEED] ops [LIVE...]
  *        ns per operation (p50/p99/max) in a steady state of LIVE chunks
- *        (default 100 10000 100000)
+ *        (default 100 10000 100000); every allocator gets the same
+ *        requests (pseudo-random from SEED)
  *   cma-bench [-a NAME] [-d DIR] [-D OP] trace FILE
  *        replay a trace (tools/cma/trace.h) in the regions of its "cma"
  *        line, routed by its "cma_map" line: the first request that fails,
@@ -51,8 +52,8 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* xorshift64*: the same sequence everywhere */
-static unsigned long long rng_state = 20100720;
+/* xorshift64*: the same sequence everywhere; each ops run starts at -s SEED */
+static unsigned long long rng_seed = 20100720, rng_state;
 
 static unsigned long long rnd(void)
 {
@@ -103,6 +104,7 @@ static int bench_ops(const struct cma_allocator *a, unsigned long live,
 	struct cma_chunk **c;
 	unsigned long i, n = 0, fails = 0;
 
+	rng_state = rng_seed;		/* every allocator sees the same requests */
 	reg.size = PAGE_UP(live * 2 * 8 * PAGE_SIZE + 16 * PAGE_SIZE);
 	reg.alloc = a;
 	c = calloc(live, sizeof(*c));
@@ -550,7 +552,7 @@ int main(int argc, char **argv)
 			dump_at = atol(optarg) - 1;
 			break;
 		case 's':
-			rng_state = strtoull(optarg, NULL, 0) ? : 1;
+			rng_seed = strtoull(optarg, NULL, 0) ? : 1;
 			break;
 		case 'h':
 			usage(stdout);
