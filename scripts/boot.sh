@@ -16,6 +16,9 @@
 #   --log FILE        also keep the guest's console log in FILE
 #   --verbose         with --cmd, show the console (kernel log) on stderr too
 #   --build-only      build what is missing and stop
+#   --demo [DIR]      capture 6 camera frames, encode them on the codec, and
+#                     leave in DIR (default ./demo-out) the frames as PNG, the
+#                     Motion-JPEG stream (.mjpeg) and each frame as .jpg
 #   -h, --help        this text
 #
 # Without --cmd you get an interactive busybox shell on the serial console;
@@ -26,10 +29,10 @@
 . "$S5P_TOP/scripts/lib/qemu.sh"
 . "$S5P_TOP/scripts/lib/rootfs.sh"
 
-usage() { sed -n '2,26p' "$S5P_TOP/scripts/boot.sh" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^[^#]/p' "$S5P_TOP/scripts/boot.sh" | sed -n 's/^# \{0,1\}//p'; }
 bad_usage() { printf 'error: %s (try --help)\n' "$1" >&2; exit 2; }
 
-board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0
+board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0 demo=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--board) [ $# -ge 2 ] || bad_usage "--board needs a value"; board=$2; shift 2 ;;
@@ -42,6 +45,11 @@ while [ $# -gt 0 ]; do
 	--log) [ $# -ge 2 ] || bad_usage "--log needs a file name"; log=$2; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	--build-only) build_only=1; shift ;;
+	--demo)
+		demo=./demo-out
+		if [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; then demo=$2; shift; fi
+		[ -n "$demo" ] || bad_usage "--demo takes a directory name, not an empty one"
+		shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) bad_usage "unknown option '$1'" ;;
 	esac
@@ -55,6 +63,13 @@ aquila) console=ttySAC2 outtty=ttySAC0 ;;
 '') bad_usage "no board given (--board goni or --board aquila)" ;;
 *) bad_usage "unknown board '$board' (goni or aquila)" ;;
 esac
+
+if [ -n "$demo" ]; then
+	[ $have_cmd = 0 ] || bad_usage "--demo runs its own command: leave out --cmd"
+	mkdir -p "$demo" 2>/dev/null && [ -w "$demo" ] ||
+		bad_usage "--demo: cannot write to the directory '$demo'"
+	cmd=/tests/codec-demo.sh have_cmd=1
+fi
 
 # Install what is missing (first run on a fresh machine), then build what
 # is stale.  Each step is cached by the hash of its inputs.
@@ -106,7 +121,13 @@ timeout -k 5 "$timeout" "$QEMU" "${qemu_args[@]}" -initrd "$run/initrd" \
 	-serial "file:$run/console.log" -serial "file:$run/out.log" \
 	</dev/null >"$run/qemu.log" 2>&1 &
 qpid=$!
-tail -n +1 -s 0.2 -f --pid="$qpid" "$run/out.log" &
+if [ -z "$demo" ]; then
+	tail -n +1 -s 0.2 -f --pid="$qpid" "$run/out.log" &
+else
+	# the demo's files come base64 over the UART: show progress only
+	s5p_log "demo: booting $board, capturing and encoding"
+	tail -n +1 -s 0.2 -f --pid="$qpid" "$run/out.log" | grep --line-buffered '^demo:' &
+fi
 tailpid=$!
 [ $verbose = 0 ] || tail -n +1 -s 0.2 -f --pid="$qpid" "$run/console.log" >&2 &
 wait "$qpid"
@@ -120,6 +141,16 @@ clog=$S5P_CACHE/logs/$board-console.log
 
 status=$(sed -n 's/^\[ *[0-9.]*\] S5P-EXIT \([0-9]*\).*/\1/p' "$run/console.log" | tail -n1)
 if [ -n "$status" ]; then
+	if [ -n "$demo" ] && [ "$status" = 0 ]; then
+		# decode and check on the host, write the files
+		python3 "$S5P_TOP/tests/suites/codec_check.py" extract "$demo" <"$run/out.log" \
+			>"$run/demo.log"
+		status=$?
+		sed -n 's/^# wrote /wrote /p' "$run/demo.log"
+		grep -c '^ok - ' "$run/demo.log" | sed 's/.*/& frames decoded by djpeg, PSNR against the camera pattern >= 30 dB:/'
+		grep -E '^(not )?ok - ' "$run/demo.log" | sed 's/^/    /'
+		[ "$status" = 0 ] || printf 'error: the demo stream did not check out (above)\n' >&2
+	fi
 	exit "$status"
 fi
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then

@@ -8,7 +8,8 @@
 #       encodes, placement, bad input, close/unbind/rmmod while streaming;
 #   goni, cma_map= swapping the kinds (a in codec-b, b in codec-a);
 #   goni, cma_map= putting both kinds in codec-a: the placement error;
-#   aquila, the board's defaults: compliance, encodes and placement.
+#   aquila, the board's defaults: compliance, encodes and placement;
+#   goni, scripts/boot-goni.sh --demo: its PNGs and its stream checked here.
 # Every encoded stream comes back base64 over the output UART; here each
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
@@ -43,4 +44,31 @@ run goni main ''
 run goni swapped "cma_map=f1700000.video-codec/a=codec-b;f1700000.video-codec/b=codec-a;$cam"
 run goni onebank "cma_map=f1700000.video-codec/*=codec-a;$cam"
 run aquila basic ''
+
+# ---- scripts/boot-goni.sh --demo DIR ----
+demo=$T_TMP/demo
+echo "# goni, --demo $demo"
+"$S5P_TOP/scripts/boot-goni.sh" --demo "$demo" >"$T_TMP/demo.out" 2>&1
+rc=$?
+t_check "--demo exits with status 0 (got $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || tail -n 15 "$T_TMP/demo.out" | sed 's/^/#   /'
+t_check "--demo says what it wrote" grep -q "^wrote $demo/codec-640x480-YUYV.mjpeg\$" "$T_TMP/demo.out"
+npng=0 njpg=0
+for f in "$demo"/camera-640x480-YUYV-*.png; do
+	[ -e "$f" ] || continue
+	seq=${f##*-} seq=${seq%.png}
+	python3 "$check" image "$f" "$seq" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1demo: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+	npng=$((npng + 1))
+done
+for f in "$demo"/codec-640x480-YUYV-*.jpg; do
+	[ -e "$f" ] || continue
+	seq=${f##*-} seq=${seq%.jpg}
+	python3 "$check" image "$f" "$seq" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1demo: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+	njpg=$((njpg + 1))
+done
+t_check "--demo wrote 6 PNG frames and 6 JPEG frames (got $npng and $njpg)" [ "$npng:$njpg" = 6:6 ]
+t_check "--demo: the .mjpeg stream is the 6 JPEG frames one after the other" \
+	cmp "$demo/codec-640x480-YUYV.mjpeg" <(cat "$demo"/codec-640x480-YUYV-{0..5}.jpg)
 t_done

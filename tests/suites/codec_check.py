@@ -13,9 +13,9 @@ libjpeg-turbo-progs).
         the same checks, and writes DIR/codec-<W>x<H>-<FOURCC>.mjpeg, each
         frame as .jpg, and every "BEGIN-FILE RAW FOURCC W H SEQS" block
         (gzip, base64: captured frames) as PNG images.
-    codec_check.py png FILE SEQ [--min-psnr DB]
-        FILE (an 8-bit RGB PNG, as extract writes) is the pattern frame SEQ:
-        PSNR >= DB; one TAP line.
+    codec_check.py image FILE SEQ [--min-psnr DB]
+        FILE (an 8-bit RGB PNG as extract writes, or a JPEG file, decoded
+        by djpeg) is the pattern frame SEQ: PSNR >= DB in RGB; one TAP line.
 """
 import base64
 import gzip
@@ -221,6 +221,7 @@ def check(lines, min_psnr, outdir=None):
                 path = "%s-%d.jpg" % (base, seq)
                 with open(path, "wb") as f:
                     f.write(jpeg)
+                print("# wrote " + path)
             ref_luma, ref_rgb = reference(w, h, seq)
             py, pc = psnr(luma, ref_luma), psnr(rgb, ref_rgb)
             line = "%s, decoded by djpeg: PSNR %.1f dB luma, %.1f dB RGB vs the pattern (>= %g)" % (
@@ -245,16 +246,22 @@ def main():
         del args[i:i + 2]
     if args == ["check"]:
         sys.exit(1 if check(sys.stdin, min_psnr) else 0)
-    if len(args) == 3 and args[0] == "png":
+    if len(args) == 3 and args[0] == "image":
         seq = int(args[2])
         try:
-            w, h, rgb = read_png(args[1])
-        except (OSError, ValueError, struct.error, zlib.error) as e:
+            if args[1].endswith(".png"):
+                w, h, rgb = read_png(args[1])
+                kind = "PNG"
+            else:
+                with open(args[1], "rb") as f:
+                    w, h, _, rgb = djpeg(f.read(), "-nosmooth")
+                kind = "JPEG decoded by djpeg"
+        except (OSError, ValueError, KeyError, struct.error, zlib.error) as e:
             print("not ok - %s: %s" % (args[1], e))
             sys.exit(1)
         p = psnr(rgb, reference(w, h, seq)[1])
-        line = "%s: %dx%d PNG, PSNR %.1f dB vs the pattern frame %d (>= %g)" % (
-            os.path.basename(args[1]), w, h, p, seq, min_psnr)
+        line = "%s: %dx%d %s, PSNR %.1f dB vs the pattern frame %d (>= %g)" % (
+            os.path.basename(args[1]), w, h, kind, p, seq, min_psnr)
         print(("ok - " if p >= min_psnr else "not ok - ") + line)
         sys.exit(0 if p >= min_psnr else 1)
     if len(args) == 2 and args[0] == "extract":
