@@ -16,15 +16,17 @@
  *
  * result:
  *   allocations <n> failed <n> frees <n> held <n> bad-lines <n>
- *   first-failure <line> <size> | first-failure none
+ *   bytes-allocated <n>                  (page-rounded, successful ones)
+ *   first-failure line <n> size <bytes> | first-failure none
  *   alloc-ns n=<n> p50=<ns> p99=<ns> max=<ns>
  *   free-ns n=<n> p50=<ns> p99=<ns> max=<ns>
  *
  * Writing "reset" to result frees what is still held and clears the
  * figures.  Trace lines are the format of tools/cma/trace.h; "#" lines,
  * blank lines and the "cma"/"cma_map" directives are skipped, anything
- * else counts as a bad line (and is logged once per write).
+ * else (or a size above 1 GiB) counts as a bad line; the first is logged.
  */
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/kernel.h>
@@ -32,7 +34,9 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -57,6 +61,7 @@ static unsigned int nr_held, max_held;
 static u64 *alloc_ns, *free_ns;
 static unsigned int nr_alloc_ns, nr_free_ns;
 static unsigned long allocs, fails, frees, bad_lines, lineno;
+static unsigned long long bytes;
 static unsigned long first_fail_line;
 static size_t first_fail_size;
 static char partial[CMA_BENCH_LINE];
@@ -77,6 +82,7 @@ static void cma_bench_reset(void)
 	cma_bench_free_all();
 	nr_alloc_ns = nr_free_ns = 0;
 	allocs = fails = frees = bad_lines = lineno = 0;
+	bytes = 0;
 	first_fail_line = 0;
 	first_fail_size = 0;
 	partial_len = 0;
@@ -108,6 +114,8 @@ static void cma_bench_alloc(unsigned long id, unsigned long long size)
 				    GFP_KERNEL | __GFP_NOWARN);
 	if (nr_alloc_ns < CMA_BENCH_MAX_OPS)
 		alloc_ns[nr_alloc_ns++] = ktime_get_ns() - t0;
+	if (b->cpu)
+		bytes += b->size;
 	if (!b->cpu && !fails++) {
 		first_fail_line = lineno;
 		first_fail_size = b->size;
@@ -136,29 +144,56 @@ static void cma_bench_free(unsigned long id)
 	held[i] = held[--nr_held];
 }
 
+/* A trace number (memparse(): decimal or 0x, K/M/G suffix) ending a word. */
+static int cma_bench_number(char **s, unsigned long long *val)
+{
+	char *word = strsep(s, " \t"), *end;
+
+	while (word && !*word)		/* runs of blanks */
+		word = strsep(s, " \t");
+	if (!word || !isdigit(*word))
+		return -EINVAL;
+	*val = memparse(word, &end);
+	return *end ? -EINVAL : 0;
+}
+
+/* The next word, or NULL. */
+static char *cma_bench_word(char **s)
+{
+	char *word = strsep(s, " \t");
+
+	while (word && !*word)
+		word = strsep(s, " \t");
+	return word;
+}
+
 /* One line of a trace, NUL-terminated, without its newline. */
 static void cma_bench_line(char *line)
 {
-	char op[8], dev[17], kind[17];
-	unsigned long id;
-	unsigned long long size, align;
-	char *s = skip_spaces(line);
+	unsigned long long id, size, align;
+	char *s = strim(line), *op;
 
 	lineno++;
-	if (!*s || *s == '#' || !strncmp(s, "cma ", 4) || !strncmp(s, "cma_map ", 8))
+	if (!*s || *s == '#')
 		return;
-	if (sscanf(s, "%7s %lu %16s %16s %lli %lli", op, &id, dev, kind, &size,
-		   &align) >= 5 && (!strcmp(op, "alloc") || !strcmp(op, "a")) && size) {
+	op = cma_bench_word(&s);
+	if (!strcmp(op, "cma") || !strcmp(op, "cma_map"))
+		return;
+	if ((!strcmp(op, "alloc") || !strcmp(op, "a")) &&
+	    !cma_bench_number(&s, &id) && id && cma_bench_word(&s) &&
+	    cma_bench_word(&s) && !cma_bench_number(&s, &size) && size &&
+	    size <= SZ_1G && !cma_bench_number(&s, &align)) {
+		/* an optional recorded result may follow: not used */
 		cma_bench_alloc(id, size);
 		return;
 	}
-	if (sscanf(s, "%7s %lu", op, &id) == 2 &&
-	    (!strcmp(op, "free") || !strcmp(op, "f"))) {
+	if ((!strcmp(op, "free") || !strcmp(op, "f")) &&
+	    !cma_bench_number(&s, &id) && !cma_bench_word(&s)) {
 		cma_bench_free(id);
 		return;
 	}
 	if (!bad_lines++)
-		pr_warn("cma-bench: line %lu: cannot parse: %.64s\n", lineno, s);
+		pr_warn("cma-bench: line %lu: cannot parse\n", lineno);
 }
 
 static ssize_t cma_bench_trace_write(struct file *file, const char __user *ubuf,
@@ -242,6 +277,7 @@ static int cma_bench_result_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "allocations %lu failed %lu frees %lu held %u bad-lines %lu\n",
 		   allocs, fails, frees, nr_held, bad_lines);
+	seq_printf(m, "bytes-allocated %llu\n", bytes);
 	if (fails)
 		seq_printf(m, "first-failure line %lu size %zu\n", first_fail_line,
 			   first_fail_size);
