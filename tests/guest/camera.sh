@@ -12,6 +12,7 @@
 # for every captured frame; the host recomputes the pattern and compares.
 . /tests/lib.sh
 . /tests/camera-lib.sh
+. /tests/cma-lib.sh
 
 scenario=${1:-main}
 CAM=$(cam_node)
@@ -148,6 +149,9 @@ basic)
 	not_ok "camera: unknown scenario '$scenario'"
 	;;
 esac
+
+# Besides the camera's own chunks (no_leak): every CMA region whole again.
+cma_nothing_lost "camera: nothing lost in any CMA region at the end"
 
 check "camera: no oops, BUG or warning in the kernel log" \
 	sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|Unable to handle|refcount_t|list_del corruption'"
