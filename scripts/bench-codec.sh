@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Encode benchmark (not a test): frames per second of the codec
+# (drivers/codec on vb2-cma, Motion-JPEG at quality 75) in a Goni guest
+# with the board's defaults, at 640x480 and 1280x720 YUYV, one camera
+# frame looped through 4 MMAP buffers a queue (tests/guest/codec-bench.sh).
+#
+#   scripts/bench-codec.sh [FRAMES]      (default 120 frames)
+#
+# Prints the guest's BENCH lines (docs/codec.md has the figures).
+. "$(dirname "$0")/lib/common.sh"
+frames=${1:-120}
+[[ $frames =~ ^[1-9][0-9]*$ ]] || s5p_die "usage: $0 [FRAMES]"
+s5p_log "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
+"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --cmd "sh /tests/codec-bench.sh $frames"
