@@ -1,15 +1,17 @@
 #!/bin/sh
 # The guest side of the CMA benchmark (scripts/bench-cma.sh runs it; not a
-# test).  Replays the trace TRACE four ways and prints one BENCH line each:
+# test).  Replays the trace TRACE six ways and prints one BENCH line each:
 #
 #   cma idle     cma-test -q -t -p TRACE        (/dev/cma, the trace's regions)
 #   dma idle     TRACE into drivers/cma-bench   (dma_alloc_coherent(), page allocator)
 #   cma loaded   the same two while tools/frag holds every other page of
-#   dma loaded   nearly all free memory
+#   dma loaded   nearly all free memory (movable pages: compaction may help)
+#   cma pinned   the same with frag -l and vm.compact_unevictable_allowed=0
+#   dma pinned   (locked pages that compaction leaves where they are)
 #
 #   sh /tests/cma-bench.sh TRACE [cma|dma|both]
 #
-# BENCH <how> <load> allocs <n> failed <n> first <line|-> alloc-ns <p50> <p99> <max> free-ns <p50> <p99> <max>
+# BENCH <how> <idle|loaded|pinned> allocs <n> failed <n> first <line|-> alloc-ns <p50> <p99> <max> free-ns <p50> <p99> <max>
 # plus the buddy allocator's free blocks per order and compaction counters.
 trace=$1
 what=${2:-both}
@@ -54,19 +56,39 @@ echo "INFO $(grep -E '^(MemTotal|MemAvailable)' /proc/meminfo | tr -s ' ' | tr '
 [ "$what" = dma ] || run_cma idle
 [ "$what" = cma ] || run_dma idle
 
-: >/tmp/frag.out
-frag </dev/null >/tmp/frag.out 2>&1 &
-fpid=$!
-i=0
-while ! grep -q '^frag: .* holding' /tmp/frag.out && [ $i -lt 600 ]; do
-	kill -0 $fpid 2>/dev/null || break
-	sleep 1
-	i=$((i + 1))
-done
-echo "INFO $(cat /tmp/frag.out)"
-echo "INFO buddyinfo $(awk '{ $1 = $2 = $3 = $4 = ""; print }' /proc/buddyinfo | tr -s ' ' | tr '\n' '|')"
+# start_frag [-l]: frag in the background, once it holds its memory
+start_frag() {
+	: >/tmp/frag.out
+	frag "$@" </dev/null >/tmp/frag.out 2>&1 &
+	fpid=$!
+	i=0
+	while ! grep -q '^frag: .* holding' /tmp/frag.out && [ $i -lt 600 ]; do
+		kill -0 $fpid 2>/dev/null || break
+		sleep 1
+		i=$((i + 1))
+	done
+	echo "INFO $(cat /tmp/frag.out)"
+	echo "INFO buddyinfo $(awk '{ $1 = $2 = $3 = $4 = ""; print }' /proc/buddyinfo | tr -s ' ' | tr '\n' '|')"
+}
+
+stop_frag() {
+	kill $fpid 2>/dev/null
+	wait $fpid 2>/dev/null
+}
+
+# loaded: frag's pages are movable, compaction may make room
+start_frag
 [ "$what" = dma ] || run_cma loaded
 [ "$what" = cma ] || run_dma loaded
-kill $fpid 2>/dev/null
-wait $fpid 2>/dev/null
+stop_frag
+
+# pinned: frag's pages are locked and compaction may not move them
+cua=/proc/sys/vm/compact_unevictable_allowed
+old=$(cat $cua 2>/dev/null)
+echo 0 >$cua 2>/dev/null || echo "INFO no $cua: locked pages stay movable"
+start_frag -l
+[ "$what" = dma ] || run_cma pinned
+[ "$what" = cma ] || run_dma pinned
+stop_frag
+[ -z "$old" ] || echo "$old" >$cua
 exit 0

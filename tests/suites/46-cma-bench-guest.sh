@@ -3,8 +3,8 @@
 # boot with two small regions: cma-test replays a small trace with -t
 # (failures counted, timings printed), drivers/cma-bench replays it with
 # dma_alloc_coherent() (counts, lines split across writes, bad lines,
-# reset), tools/frag fragments and holds memory, and
-# /tests/cma-bench.sh prints its four BENCH lines.  No timing assertions.
+# reset), tools/frag fragments and holds memory (also locked), and
+# /tests/cma-bench.sh prints its six BENCH lines.  No timing assertions.
 . "$(dirname "$0")/../lib/tap.sh"
 
 trace='# cma-test record 1
@@ -38,6 +38,7 @@ echo nonsense >\$D/result; echo \"bad reset \$?\"
 echo '== frag'
 frag 16 </dev/null & sleep 3; grep -q 'frag' /proc/\$!/comm && echo 'frag holds'; kill \$!
 frag x; echo \"frag x \$?\"
+frag -l 16 </dev/null & sleep 3; kill \$!
 echo '== bench'
 sh /tests/cma-bench.sh /tmp/tiny.trace"
 
@@ -75,10 +76,14 @@ t_check "cma-bench: the bad line is logged" grep -q 'cma-bench: line 3: cannot p
 t_check "frag 16: touches 4096 pages, frees every other one" \
 	has 'frag: 4096 pages touched, 2048 freed, holding 8192 KiB'
 t_check "frag holds its memory until killed" has 'frag holds'
+t_check "frag -l 16: the same, the pages kept locked" \
+	has 'frag: 4096 pages touched, 2048 freed, holding 8192 KiB, locked'
+t_check "cma-bench.sh: the pinned load had frag -l" \
+	has 'INFO frag: [0-9]+ pages touched, [0-9]+ freed, holding [0-9]+ KiB, locked'
 t_check "frag refuses a bad size" \
 	bash -c "grep -qx \"frag: 'x' is not a number of MiB\" '$gout' && grep -qx 'frag x 2' '$gout'"
 for how in cma dma; do
-	for load in idle loaded; do
+	for load in idle loaded pinned; do
 		if [ $how = cma ]; then want='allocs 7 failed 2 first 9'; else want='allocs 7 failed 0 first -'; fi
 		t_check "cma-bench.sh: BENCH $how $load: $want, latencies" \
 			has "BENCH $how $load $want alloc-ns( [0-9]+){3} free-ns( [0-9]+){3}.*"

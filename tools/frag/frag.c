@@ -3,7 +3,7 @@
  * frag: fragment the guest's free memory, for the CMA benchmark
  * (docs/benchmarks.md).
  *
- *   frag [-k KEEP_MIB] [MIB]
+ *   frag [-l] [-k KEEP_MIB] [MIB]
  *
  * Maps MIB MiB of anonymous memory (default: MemAvailable less KEEP_MIB,
  * default 24 MiB), touches every page so that the kernel really hands them
@@ -15,11 +15,17 @@
  *
  *   frag: <n> pages touched, <n> freed, holding <n> KiB
  *
- * and holds the rest until it is killed (SIGTERM, SIGINT) or its standard
- * input is closed.
+ * and holds the rest until it is killed (SIGTERM, SIGINT).
+ *
+ * Compaction can migrate those pages (they are movable), so a kernel that
+ * tries hard enough still finds contiguous memory.  -l makes them stay
+ * put: the freed pages are unmapped (one VMA per page kept, so at most
+ * 2 * vm.max_map_count pages) and each page kept is mlock()ed; with
+ * /proc/sys/vm/compact_unevictable_allowed set to 0, compaction leaves
+ * locked pages alone, like the unmovable allocations of a long-running
+ * kernel.  The line printed then ends in ", locked".
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +49,7 @@ static long mem_available_kib(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: frag [-k KEEP_MIB] [MIB]\n");
+	fprintf(stderr, "usage: frag [-l] [-k KEEP_MIB] [MIB]\n");
 	exit(2);
 }
 
@@ -65,11 +71,13 @@ int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE), keep = 24, mib, avail, i, n, freed = 0;
 	unsigned char *p;
-	char c;
-	int opt;
+	int opt, lock = 0;
 
-	while ((opt = getopt(argc, argv, "k:h")) != -1) {
+	while ((opt = getopt(argc, argv, "lk:h")) != -1) {
 		switch (opt) {
+		case 'l':
+			lock = 1;
+			break;
 		case 'k':
 			keep = number(optarg);
 			break;
@@ -102,19 +110,21 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		p[i * page] = (unsigned char)i;
 	for (i = 0; i < n; i += 2) {
-		if (madvise(p + i * page, page, MADV_DONTNEED)) {
-			fprintf(stderr, "frag: madvise: %s\n", strerror(errno));
+		if (lock ? munmap(p + i * page, page) : madvise(p + i * page, page, MADV_DONTNEED)) {
+			fprintf(stderr, "frag: %s of page %ld: %s%s\n", lock ? "munmap" : "madvise",
+				i, strerror(errno),
+				errno == ENOMEM ? " (vm.max_map_count: try fewer MiB)" : "");
 			return 1;
 		}
 		freed++;
+		if (lock && i + 1 < n && mlock(p + (i + 1) * page, page)) {
+			fprintf(stderr, "frag: mlock: %s\n", strerror(errno));
+			return 1;
+		}
 	}
-	printf("frag: %ld pages touched, %ld freed, holding %ld KiB\n", n, freed,
-	       (n - freed) * page / 1024);
+	printf("frag: %ld pages touched, %ld freed, holding %ld KiB%s\n", n, freed,
+	       (n - freed) * page / 1024, lock ? ", locked" : "");
 	fflush(stdout);
-	signal(SIGTERM, SIG_DFL);
-	/* hold until killed or stdin closes */
-	while (read(0, &c, 1) > 0)
-		;
-	pause();
-	return 0;
+	for (;;)
+		pause();		/* until killed */
 }
