@@ -16,6 +16,7 @@
 . /tests/lib.sh
 . /tests/camera-lib.sh
 . /tests/codec-lib.sh
+. /tests/cma-lib.sh
 
 scenario=${1:-main}
 CAM=$(cam_node)
@@ -81,10 +82,13 @@ main)
 	check "codec: STREAMON with buffers but none queued succeeds, no job runs (DQBUF: EAGAIN)" \
 		sh -c 'grep -qx "STREAMON capture, none queued: ok" /tmp/bad.log &&
 			grep -qx "DQBUF capture, none queued: errno EAGAIN" /tmp/bad.log'
-	codec-bad small-dmabuf "$CODEC" "$CAM" >/tmp/bad.log 2>&1
+	codec-bad import "$CODEC" "$CAM" 64 64 >/tmp/bad.log 2>&1
 	sed 's/^/# /' /tmp/bad.log
-	check "codec: QBUF of a camera DMABUF smaller than sizeimage: EINVAL" \
-		grep -qx "QBUF output small dmabuf: errno EINVAL" /tmp/bad.log
+	check "codec: QBUF of a camera DMABUF (64x64) smaller than sizeimage (640x480): EINVAL" \
+		grep -qx "QBUF output dmabuf: errno EINVAL" /tmp/bad.log
+	codec-bad import "$CODEC" "$CAM" 640 480 >/tmp/bad.log 2>&1
+	check "codec: QBUF of a camera DMABUF of the right size, inside port A: accepted" \
+		grep -qx "QBUF output dmabuf: ok" /tmp/bad.log
 	codec-bad encode "$CODEC" >/tmp/bad.log 2>&1
 	check "codec: one grey frame by hand (codec-bad encode) comes back without error" \
 		grep -q "capture buffer: bytesused [1-9][0-9]*\$" /tmp/bad.log
@@ -137,6 +141,14 @@ main)
 swapped)
 	codec_placement YUYV 640 480 "a=codec-b b=codec-a"
 	pipeline YUYV 640 480 4
+	# the camera's region (bank 1) is outside port A's window (bank 2) now
+	codec-bad import "$CODEC" "$CAM" 640 480 >/tmp/bad.log 2>&1
+	sed 's/^/# /' /tmp/bad.log
+	check "codec: kinds swapped: QBUF of a camera DMABUF outside port A's window: EINVAL" \
+		grep -qx "QBUF output dmabuf: errno EINVAL" /tmp/bad.log
+	check "codec: kinds swapped: the kernel log names the window" \
+		sh -c "dmesg | grep -q \"raw buffer at 0x4f[0-9a-f]* (614400 bytes) is not 8 KiB aligned inside port A's window 0x50000000-0x57ffffff\""
+	dmesg | grep "inside port" | sed 's/^/# /'
 	codec_no_leak "at the end"
 	;;
 onebank)
@@ -164,6 +176,9 @@ basic)
 	not_ok "codec: unknown scenario '$scenario'"
 	;;
 esac
+
+# Besides the codec's own chunks (codec_no_leak): every CMA region whole again.
+cma_nothing_lost "codec: nothing lost in any CMA region at the end"
 
 check "codec: no oops, BUG or warning in the kernel log" \
 	sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|Unable to handle|refcount_t|list_del corruption'"

@@ -6,8 +6,8 @@
  *
  *   codec-bad nobufs CODEC            STREAMON without buffers; with buffers
  *                                     but none queued (no job may run)
- *   codec-bad small-dmabuf CODEC CAM  QBUF of a camera buffer smaller than
- *                                     the OUTPUT format's sizeimage
+ *   codec-bad import CODEC CAM W H    QBUF on OUTPUT (YUYV 640x480) of a
+ *                                     camera buffer (YUYV WxH) as DMABUF
  *   codec-bad tryfmt CODEC FOURCC W H TRY_FMT on OUTPUT, prints the result
  *   codec-bad encode CODEC            one grey 64x64 YUYV frame through MMAP:
  *                                     QBUF, STREAMON, poll (5 s), DQBUF, and
@@ -105,7 +105,8 @@ static int cmd_nobufs(const char *codec)
 	return 0;
 }
 
-static int cmd_small_dmabuf(const char *codec, const char *cam)
+static int cmd_import(const char *codec, const char *cam, unsigned int w,
+		      unsigned int h)
 {
 	int cfd = open_dev(codec, O_RDWR | O_NONBLOCK), kfd = open_dev(cam, O_RDWR);
 	struct v4l2_capability caps = { 0 };
@@ -115,21 +116,21 @@ static int cmd_small_dmabuf(const char *codec, const char *cam)
 				 .memory = V4L2_MEMORY_DMABUF };
 	unsigned int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 
-	/* camera: one 64x64 YUYV buffer (8 KiB); codec OUTPUT wants 640x480 */
+	/* camera: one WxH YUYV buffer; codec OUTPUT wants 640x480 */
 	ioctl(kfd, VIDIOC_QUERYCAP, &caps);
 	if (caps.device_caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE) {
 		type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
-		f.fmt.pix_mp.width = 64;
-		f.fmt.pix_mp.height = 64;
+		f.fmt.pix_mp.width = w;
+		f.fmt.pix_mp.height = h;
 		f.fmt.pix_mp.pixelformat = V4L2_PIX_FMT_YUYV;
 		f.fmt.pix_mp.num_planes = 1;
 	} else {
-		f.fmt.pix.width = 64;
-		f.fmt.pix.height = 64;
+		f.fmt.pix.width = w;
+		f.fmt.pix.height = h;
 		f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
 	}
 	f.type = type;
-	step("S_FMT camera 64x64", kfd, VIDIOC_S_FMT, &f);
+	step("S_FMT camera", kfd, VIDIOC_S_FMT, &f);
 	reqbufs("REQBUFS camera 1", kfd, type, V4L2_MEMORY_MMAP, 1);
 	eb.type = type;
 	if (step("EXPBUF camera", kfd, VIDIOC_EXPBUF, &eb))
@@ -138,7 +139,7 @@ static int cmd_small_dmabuf(const char *codec, const char *cam)
 	reqbufs("REQBUFS output dmabuf 1", cfd, V4L2_BUF_TYPE_VIDEO_OUTPUT,
 		V4L2_MEMORY_DMABUF, 1);
 	b.m.fd = eb.fd;
-	step("QBUF output small dmabuf", cfd, VIDIOC_QBUF, &b);
+	step("QBUF output dmabuf", cfd, VIDIOC_QBUF, &b);
 	close(eb.fd);
 	close(cfd);
 	close(kfd);
@@ -222,13 +223,14 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "nobufs"))
 		return cmd_nobufs(argv[2]);
-	if (argc == 4 && !strcmp(argv[1], "small-dmabuf"))
-		return cmd_small_dmabuf(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "import"))
+		return cmd_import(argv[2], argv[3], strtoul(argv[4], NULL, 0),
+				  strtoul(argv[5], NULL, 0));
 	if (argc == 6 && !strcmp(argv[1], "tryfmt"))
 		return cmd_tryfmt(argv[2], argv[3], argv[4], argv[5]);
 	if (argc == 3 && !strcmp(argv[1], "encode"))
 		return cmd_encode(argv[2]);
-	fprintf(stderr, "usage: codec-bad nobufs CODEC | small-dmabuf CODEC CAMERA |\n"
+	fprintf(stderr, "usage: codec-bad nobufs CODEC | import CODEC CAMERA W H |\n"
 		"       tryfmt CODEC FOURCC W H | encode CODEC\n");
 	return 1;
 }
