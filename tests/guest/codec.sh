@@ -163,6 +163,16 @@ onebank)
 	check "codec: one bank: the kernel log names the placement error and the cma_map= rule" \
 		sh -c "dmesg | grep -q 'placement error: port A .* windows overlap; cma_map= must put $CODEC_DEV/a and $CODEC_DEV/b in different banks'"
 	dmesg | grep 'placement error' | sed 's/^/# /'
+	# an ordinary application: v4l2-ctl ends, reporting the error
+	grab YUYV 640 480 2 /tmp/raw
+	timeout 60 v4l2-ctl -d "$CODEC" --set-fmt-video-out=width=640,height=480,pixelformat=YUYV \
+		--stream-out-mmap --stream-mmap --stream-from=/tmp/raw --stream-to=/tmp/out.mjpeg \
+		--stream-count=2 >/tmp/enc.log 2>&1
+	rc=$?
+	check "codec: one bank: a v4l2-ctl encode ends (status $rc, not the timeout's 124) with DQBUF: Input/output error" \
+		sh -c "[ $rc != 124 ] && grep -q 'VIDIOC_DQBUF: failed: Input/output error' /tmp/enc.log"
+	check "codec: one bank: no frame came out" sh -c '! [ -s /tmp/out.mjpeg ]'
+	rm -f /tmp/raw /tmp/out.mjpeg
 	codec_no_leak "after the placement error"
 	;;
 basic)
