@@ -175,6 +175,19 @@ cma: error: region x: allocator bitmap failed to start (-22); region unused" \
 		grep -qx "$base: size=0x00010000 region=bigphysarea refs=1 owner=bigphysarea" "$CMA_DEBUGFS/chunks"
 	check "bigphysarea: bigphys-test unloads (frees the frame)" rmmod bigphys-test
 	check "bigphysarea: unload logged" sh -c "dmesg | grep -q 'bigphys-test: frame freed, unloaded'"
+	# Bad requests: refused, nothing taken.
+	check "bigphysarea: 1048577 pages (more bytes than 32 bits hold) are refused" \
+		sh -c "! modprobe bigphys-test pages=1048577 2>/dev/null"
+	check "bigphysarea: ... and the driver says so" \
+		sh -c "dmesg | grep -q 'bigphys-test: bigphysarea_alloc_pages(1048577, 4) failed'"
+	check "bigphysarea: an alignment of 3 pages is refused" \
+		sh -c "! modprobe bigphys-test align=3 2>/dev/null"
+	# (busybox modprobe falls back on init_module() when finit_module()
+	# fails, so the module's init may run twice: one line per call.)
+	calls=$(dmesg | grep -c 'bigphys-test: bigphysarea_alloc_pages(16, 3) failed')
+	check_eq "bigphysarea: ... with one warning line per call ($calls)" "$calls" \
+		"$(dmesg | grep -c 'bigphysarea: bigphysarea_alloc_pages(16, 3): alignment not a power of two$')"
+	check "bigphysarea: ... at least one call" [ "$calls" -ge 1 ]
 	check_eq "bigphysarea: /proc/bigphysarea after: all free again" "$empty" "$(cat /proc/bigphysarea)"
 	cma_nothing_lost "stats: nothing lost at the end"
 }
