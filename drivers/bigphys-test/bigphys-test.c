@@ -10,6 +10,8 @@
  * addresses and reads it back, and frees two addresses it never got from
  * the area (each must give one warning line, nothing else).  Every step
  * logs one "bigphys-test: ..." line; a failed step makes the load fail.
+ * (printk(KERN_...) rather than pr_*() on purpose, as then; checkpatch's
+ * only remarks on this file are about that.)
  */
 
 #include <linux/bigphysarea.h>
