@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	--host) host=1 ;;
 	--guest) guest=1 ;;
 	--out) [ $# -ge 2 ] || s5p_die "--out needs a directory"; out=$2; shift ;;
-	-h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) s5p_die "unknown option '$1' (try --help)" ;;
 	esac
 	shift
