@@ -5,6 +5,7 @@
 #
 #   scripts/bench-boot.sh [RUNS]      (default 5)
 . "$(dirname "$0")/lib/common.sh"
+case ${1:-} in -h | --help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 runs=${1:-5}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || s5p_die "RUNS must be a positive number"
 for board in goni aquila; do

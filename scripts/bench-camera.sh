@@ -7,6 +7,7 @@
 #
 # Prints the guest's BENCH lines (docs/camera.md has the figures).
 . "$(dirname "$0")/lib/common.sh"
+case ${1:-} in -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 frames=${1:-120}
 fps=${2:-60}
 [[ $frames =~ ^[1-9][0-9]*$ && $fps =~ ^[1-9][0-9]*$ ]] || s5p_die "usage: $0 [FRAMES [FPS]]"

@@ -8,6 +8,7 @@
 #
 # Prints the guest's BENCH lines (docs/codec.md has the figures).
 . "$(dirname "$0")/lib/common.sh"
+case ${1:-} in -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 frames=${1:-120}
 [[ $frames =~ ^[1-9][0-9]*$ ]] || s5p_die "usage: $0 [FRAMES]"
 s5p_log "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"

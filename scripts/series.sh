@@ -24,7 +24,7 @@ name=${3:-dev}
 case "$what" in
 kernel) . "$S5P_TOP/scripts/lib/kernel.sh"; pdir=$S5P_TOP/kernel-patches ;;
 qemu) . "$S5P_TOP/scripts/lib/qemu.sh"; pdir=$S5P_TOP/qemu-patches ;;
--h | --help | "") sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help | "") sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) s5p_die "unknown series '$what' (kernel or qemu)" ;;
 esac
 [[ $name =~ ^[A-Za-z0-9_-]+$ ]] || s5p_die "bad dev tree name '$name'"

@@ -23,7 +23,7 @@ HOST_PKGS=(
 check=0
 case "${1:-}" in
 --check) check=1 ;;
--h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 "") ;;
 *) s5p_die "unknown option '$1' (try --help)" ;;
 esac
