@@ -62,31 +62,16 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-# A small trace with a known outcome: a 64 KiB region, 16 KiB chunks; the
-# 5th allocation (line 9) cannot fit, whatever the allocator.
-cat >"$T_TMP/tiny.trace" <<'T'
-# cma-test record 1
-cma r=64K;s=64K/64K
-cma_map d/x=r;d/y=s
-alloc 1 d x 16K 0
-a 2 d x 0x4000 0x1000
-alloc 3 d x 16384 0
-alloc 4 d x 16K 0
-f 2
-alloc 5 d x 32K 0
-alloc 6 d y 64K 64K
-free 6
-free 1
-free 3
-free 4
-alloc 7 d nomap 4K 0
-T
+# A small trace with a known outcome (bench/traces/tiny.trace): a 64 KiB
+# region, 16 KiB chunks; the 5th allocation (line 12) cannot fit, whatever
+# the allocator.
+cp "$S5P_TOP/bench/traces/tiny.trace" "$T_TMP/tiny.trace"
 for a in $allocs; do
 	"$cb" -a "$a" -d "$T_TMP" trace "$T_TMP/tiny.trace" >"$T_TMP/tiny-$a.out" 2>&1
 	rc=$?
 	t_check "$a: tiny trace: exit status 0" [ $rc = 0 ]
-	t_check "$a: tiny trace: 7 allocations, 2 failed, the first on line 9 (ENOMEM, region at 75%)" \
-		grep -q "^$a *allocations 7, failed 2; first failure: line 9: alloc 5 d/x 0x8000/0x0: ENOMEM (r at 75%, largest free 16 KiB)$" "$T_TMP/tiny-$a.out"
+	t_check "$a: tiny trace: 7 allocations, 2 failed, the first on line 12 (ENOMEM, region at 75%)" \
+		grep -q "^$a *allocations 7, failed 2; first failure: line 12: alloc 5 d/x 0x8000/0x0: ENOMEM (r at 75%, largest free 16 KiB)$" "$T_TMP/tiny-$a.out"
 	t_check "$a: tiny trace: region r: 64 KiB, peak live 64 KiB, footprint 64 KiB, reached 80/90/95% with no free block" \
 		grep -Eq "^$a +r +64 +64 +64 +1\.000 +0 +0 +0$" "$T_TMP/tiny-$a.out"
 	t_check "$a: tiny trace: region s (64 KiB aligned) took its one 64 KiB chunk" \
@@ -136,7 +121,7 @@ ct=$S5P_TOP/tools/cma/build/native/cma-test
 t_check "cma-test: an unchecked trace counts its failures and names the first (no mismatch)" \
 	bash -c "'$ct' -q -d '$T_TMP/none' -p '$T_TMP/tiny.trace' >'$T_TMP/ct.out' 2>&1; rc=\$?;
 		grep -qx 'replay: 7 allocations, 5 frees, 0 mismatches' '$T_TMP/ct.out' &&
-		grep -qx 'replay: 7 allocations failed, the first at line 4: alloc 1 d/x 0x4000/0x0: ENOENT' '$T_TMP/ct.out' &&
+		grep -qx 'replay: 7 allocations failed, the first at line 7: alloc 1 d/x 0x4000/0x0: ENOENT' '$T_TMP/ct.out' &&
 		[ \$rc = 0 ]"
 t_check "cma-test: a trace line that does not parse is named with its reason" \
 	bash -c "'$ct' -q -d '$T_TMP/none' -p '$T_TMP/bad1.trace' >'$T_TMP/ct1.out' 2>&1; rc=\$?;

@@ -85,37 +85,15 @@ static char *skip_space(char *s)
 	return s;
 }
 
-/* A size with an optional K, M or G suffix; 0 on success. */
+/* A size with an optional K, M or G suffix (trace.c's parser); 0 on success. */
 static int parse_size(char *s, char **end, unsigned long *val)
 {
 	unsigned long long v;
-	int shift = 0;
+	const char *e;
 
-	if (!isdigit((unsigned char)*s))
+	if (trace_parse_size(s, &e, &v) || v > ULONG_MAX)
 		return -1;
-	errno = 0;
-	v = strtoull(s, end, 0);
-	if (errno)
-		return -1;
-	switch (**end) {
-	case 'G': case 'g':
-		shift = 30;
-		break;
-	case 'M': case 'm':
-		shift = 20;
-		break;
-	case 'K': case 'k':
-		shift = 10;
-		break;
-	}
-	if (shift) {
-		if (v > (ULLONG_MAX >> shift))
-			return -1;
-		v <<= shift;
-		++*end;
-	}
-	if (v > ULONG_MAX)
-		return -1;
+	*end = (char *)e;
 	*val = v;
 	return 0;
 }
