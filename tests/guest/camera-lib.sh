@@ -94,10 +94,44 @@ region_bounds() {
 	}
 }
 
+# buffers_in_regions WHO DEV WHAT "KIND=REGION ...": every MMAP buffer
+# of DEV's KIND in the copies /tmp/bufs (debugfs vb2-cma/buffers) and
+# /tmp/chunks (cma/chunks) lies in REGION and is a chunk of REGION owned
+# by DEV/KIND; at least 4 per kind.  WHO and WHAT label the TAP lines.
+buffers_in_regions() {
+	who=$1 dev=$2 what=$3
+	for kr in $4; do
+		kind=${kr%%=*} reg=${kr#*=}
+		set -- $(region_bounds "$reg")
+		lo=$1 hi=$2
+		if [ -z "$lo" ]; then
+			not_ok "$who: no region $reg"
+			continue
+		fi
+		n=0 bad=0
+		while read -r port k type dma size rest; do
+			[ "$port" = "$dev:$kind" ] && [ "$type" = mmap ] || continue
+			a=$(printf '%d' "${dma#dma=}") s=$(printf '%d' "${size#size=}")
+			n=$((n + 1))
+			if [ $a -lt $lo ] || [ $((a + s)) -gt $hi ]; then
+				bad=$((bad + 1))
+				echo "# ${dma#dma=} (+${size#size=}) is outside region $reg"
+			fi
+			grep -q "^${dma#dma=}: size=.* region=$reg refs=1 owner=$dev/$kind\$" /tmp/chunks ||
+				{ bad=$((bad + 1)); echo "# ${dma#dma=}: no chunk of region $reg owned by $dev/$kind"; }
+		done </tmp/bufs
+		if [ $n -ge 4 ] && [ $bad = 0 ]; then
+			ok "$who: $what: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' $lo $hi))"
+		else
+			not_ok "$who: $what: kind \"$kind\": $n buffers, $bad outside region $reg"
+		fi
+	done
+}
+
 # placement FOURCC W H "KIND=REGION ...": while streaming, every buffer
 # of each KIND lies in REGION, in debugfs vb2-cma/buffers and cma/chunks.
 placement() {
-	fcc=$1 w=$2 h=$3 want=$4
+	fcc=$1 w=$2 h=$3
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=$w,height=$h,pixelformat=$fcc \
 		--stream-mmap=4 --stream-count=100000 >/dev/null 2>&1 &
 	pid=$!
@@ -107,32 +141,7 @@ placement() {
 	kill $pid
 	wait $pid 2>/dev/null
 	sed 's/^/# /' /tmp/bufs
-	for kr in $want; do
-		kind=${kr%%=*} reg=${kr#*=}
-		set -- $(region_bounds "$reg")
-		lo=$1 hi=$2
-		if [ -z "$lo" ]; then
-			not_ok "camera: no region $reg"
-			continue
-		fi
-		n=0 bad=0
-		while read -r port k type dma size rest; do
-			[ "$port" = "fb200000.camera:$kind" ] && [ "$type" = mmap ] || continue
-			a=$(printf '%d' "${dma#dma=}") s=$(printf '%d' "${size#size=}")
-			n=$((n + 1))
-			if [ $a -lt $lo ] || [ $((a + s)) -gt $hi ]; then
-				bad=$((bad + 1))
-				echo "# ${dma#dma=} (+${size#size=}) is outside region $reg"
-			fi
-			grep -q "^${dma#dma=}: size=.* region=$reg refs=1 owner=fb200000.camera/$kind\$" /tmp/chunks ||
-				{ bad=$((bad + 1)); echo "# ${dma#dma=}: no chunk of region $reg owned by fb200000.camera/$kind"; }
-		done </tmp/bufs
-		if [ $n -ge 4 ] && [ $bad = 0 ]; then
-			ok "camera: $fcc ${w}x$h: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' $lo $hi))"
-		else
-			not_ok "camera: $fcc ${w}x$h: kind \"$kind\": $n buffers, $bad outside region $reg"
-		fi
-	done
+	buffers_in_regions camera fb200000.camera "$fcc ${w}x$h" "$4"
 }
 
 # compliance_verdict WHAT LOG LINE...: v4l2-compliance passed, each LINE is

@@ -110,37 +110,12 @@ stream_start() {
 # codec_placement FOURCC W H "KIND=REGION ...": while streaming, every
 # codec buffer of each KIND lies in REGION (vb2-cma/buffers, cma/chunks).
 codec_placement() {
-	fcc=$1 w=$2 h=$3 want=$4
+	fcc=$1 w=$2 h=$3
 	stream_start $fcc $w $h
 	cp /sys/kernel/debug/vb2-cma/buffers /tmp/bufs
 	cp /sys/kernel/debug/cma/chunks /tmp/chunks
 	kill $SPID
 	wait $SPID 2>/dev/null
 	grep "^$CODEC_DEV:" /tmp/bufs | sed 's/^/# /'
-	for kr in $want; do
-		kind=${kr%%=*} reg=${kr#*=}
-		set -- $(region_bounds "$reg")
-		lo=$1 hi=$2
-		if [ -z "$lo" ]; then
-			not_ok "codec: no region $reg"
-			continue
-		fi
-		n=0 bad=0
-		while read -r port k type dma size rest; do
-			[ "$port" = "$CODEC_DEV:$kind" ] && [ "$type" = mmap ] || continue
-			a=$(printf '%d' "${dma#dma=}") s=$(printf '%d' "${size#size=}")
-			n=$((n + 1))
-			if [ $a -lt $lo ] || [ $((a + s)) -gt $hi ]; then
-				bad=$((bad + 1))
-				echo "# ${dma#dma=} (+${size#size=}) is outside region $reg"
-			fi
-			grep -q "^${dma#dma=}: size=.* region=$reg refs=1 owner=$CODEC_DEV/$kind\$" /tmp/chunks ||
-				{ bad=$((bad + 1)); echo "# ${dma#dma=}: no chunk of region $reg owned by $CODEC_DEV/$kind"; }
-		done </tmp/bufs
-		if [ $n -ge 4 ] && [ $bad = 0 ]; then
-			ok "codec: $fcc ${w}x$h: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' $lo $hi))"
-		else
-			not_ok "codec: $fcc ${w}x$h: kind \"$kind\": $n buffers, $bad outside region $reg"
-		fi
-	done
+	buffers_in_regions codec "$CODEC_DEV" "$fcc ${w}x$h" "$4"
 }
