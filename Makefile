@@ -2,10 +2,12 @@
 #   make check     every test (the command .ci/run runs)
 #   make setup     install the Debian packages the project needs
 #   make build     build QEMU, the kernel, the device trees and the initramfs
+#                  of both boards (nothing is booted)
 .PHONY: check setup build
 check:
 	tests/run.sh $(SUITES)
 setup:
 	scripts/setup.sh
 build:
-	scripts/build.sh all
+	scripts/boot-goni.sh --build-only
+	scripts/boot-aquila.sh --build-only
