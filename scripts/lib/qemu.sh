@@ -59,13 +59,50 @@ S5P_QEMU_CONFIGURE=(
 	--disable-werror
 )
 
+# S5P_QEMU_FLAVOUR selects the build: "plain" (default) or "asan", the same
+# tree configured with --enable-sanitizers (AddressSanitizer and
+# UndefinedBehaviorSanitizer) in a build directory of its own
+# (build-asan, or build-NAME-asan for a dev tree).  See docs/qemu.md.
+s5p_qemu_flavour() {
+	case "${S5P_QEMU_FLAVOUR:-plain}" in
+	plain | "") S5P_QEMU_FLAVOUR_OPTS=(); S5P_QEMU_FLAVOUR_SUFFIX= ;;
+	asan) S5P_QEMU_FLAVOUR_OPTS=(--enable-sanitizers); S5P_QEMU_FLAVOUR_SUFFIX=-asan ;;
+	*) s5p_die "unknown S5P_QEMU_FLAVOUR '${S5P_QEMU_FLAVOUR}' (plain or asan)" ;;
+	esac
+}
+
+# The sanitizer runtime options every run of an asan QEMU (and of the
+# qtest binaries, built with the same flags) gets, unless the caller set
+# its own.  A report makes the process exit non-zero at once:
+#  - UBSan: halt_on_error=1 (GCC's checks recover by default);
+#  - ASan: QEMU's CI options (fast_unwind_on_malloc=0, better stacks);
+#    detect_leaks=0 as QEMU's own sanitizer CI (tests/docker/test-debug,
+#    scripts/oss-fuzz) sets it: QEMU does not free the machine on exit,
+#    so LeakSanitizer reports process-lifetime objects; per-job leaks are
+#    caught by the hostile runs instead (docs/qemu.md).
+# s5p_qemu_san_report FILE... greps a log for a sanitizer report.
+S5P_QEMU_ASAN_OPTIONS=detect_leaks=0:fast_unwind_on_malloc=0:exitcode=66
+S5P_QEMU_UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=66
+S5P_QEMU_SAN_PATTERN='ERROR: (Address|Leak)Sanitizer|runtime error: |SUMMARY: (Address|Undefined|Leak)'
+s5p_qemu_san_env() {
+	[ "${S5P_QEMU_FLAVOUR:-plain}" = asan ] || return 0
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-$S5P_QEMU_ASAN_OPTIONS}
+	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-$S5P_QEMU_UBSAN_OPTIONS}
+}
+s5p_qemu_san_report() {
+	grep -EHn "$S5P_QEMU_SAN_PATTERN" "$@" 2>/dev/null
+}
+
 # s5p_qemu_build: qemu-system-arm (and the qtest binaries when asked: pass
 # "tests"); sets QBUILD and QEMU.
 s5p_qemu_build() {
 	local what=${1:-} stamp ckey
+	s5p_qemu_flavour
 	s5p_qemu_source
+	QBUILD=$QBUILD$S5P_QEMU_FLAVOUR_SUFFIX
 	QEMU=$QBUILD/qemu-system-arm
-	ckey=$(s5p_hash -s "${S5P_QEMU_CONFIGURE[*]}")
+	s5p_qemu_san_env
+	ckey=$(s5p_hash -s "${S5P_QEMU_CONFIGURE[*]}${S5P_QEMU_FLAVOUR_OPTS[*]:+ ${S5P_QEMU_FLAVOUR_OPTS[*]}}")
 	stamp=$(s5p_hash -s "$QSRC_ID" -s "$ckey" -s "$what")
 	if [ -x "$QEMU" ] && [ "$(cat "$QBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
 		return 0
@@ -73,14 +110,14 @@ s5p_qemu_build() {
 	s5p_build_lock
 	mkdir -p "$QBUILD"
 	if [ "$(cat "$QBUILD/.s5p-configured" 2>/dev/null)" != "$ckey" ]; then
-		s5p_log "qemu: configuring (arm-softmmu, S5PV210 devices only)"
-		(cd "$QBUILD" && "$QSRC/configure" "${S5P_QEMU_CONFIGURE[@]}") >"$QBUILD/configure.log" 2>&1 || {
+		s5p_log "qemu: configuring (arm-softmmu, S5PV210 devices only${S5P_QEMU_FLAVOUR_SUFFIX:+, ASan+UBSan})"
+		(cd "$QBUILD" && "$QSRC/configure" "${S5P_QEMU_CONFIGURE[@]}" "${S5P_QEMU_FLAVOUR_OPTS[@]}") >"$QBUILD/configure.log" 2>&1 || {
 			tail -n 20 "$QBUILD/configure.log" | sed 's/^/    /' >&2
 			s5p_die "qemu configure failed (see $QBUILD/configure.log; scripts/setup.sh installs the build dependencies)"
 		}
 		echo "$ckey" >"$QBUILD/.s5p-configured"
 	fi
-	s5p_log "qemu: building qemu-system-arm in $QBUILD (about 4 min on 2 cores when cold)"
+	s5p_log "qemu: building qemu-system-arm in $QBUILD (about ${S5P_QEMU_FLAVOUR_SUFFIX:+5}${S5P_QEMU_FLAVOUR_SUFFIX:-4} min on 2 cores when cold)"
 	local targets=(qemu-system-arm) t
 	# "tests": every S5PV210 qtest the tree has (s5pv210-test, per-device ones)
 	if [ "$what" = tests ]; then
