@@ -15,6 +15,14 @@
 #                     is killed and the exit status is 124
 #   --log FILE        also keep the guest's console log in FILE
 #   --verbose         with --cmd, show the console (kernel log) on stderr too
+#   --flavour NAME    the kernel flavour: "default", or "debug" (KASAN, lockdep,
+#                     kmemleak, UBSAN, DMA-API and object debugging; about 10x
+#                     slower, so --timeout is scaled by 6); default: $S5P_FLAVOUR
+#                     or "default".  Flavours are boards/flavours/NAME.config
+#   --check-log       with --cmd, fail (status 3) when the console log holds a
+#                     kernel report: BUG, WARNING, Oops, KASAN, UBSAN, lockdep,
+#                     DMA-API, or a kmemleak leak (the debug flavour's /init
+#                     scans at the end of the run); on when S5P_CHECK_LOG=1
 #   --build-only      build what is missing and stop
 #   --demo [DIR]      capture 6 camera frames, encode them on the codec, and
 #                     leave in DIR (default ./demo-out) the frames as PNG, the
@@ -24,7 +32,8 @@
 # Without --cmd you get an interactive busybox shell on the serial console;
 # leaving it powers the guest off, and Ctrl-A X quits QEMU at any time.
 # Exit status with --cmd: the command's own; 124 timeout; 125 the guest ended
-# without reporting one (kernel panic, crash); 2 bad usage; 1 build failure.
+# without reporting one (kernel panic, crash); 3 the command succeeded but
+# --check-log found a kernel report; 2 bad usage; 1 build failure.
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/qemu.sh"
 . "$S5P_TOP/scripts/lib/rootfs.sh"
@@ -33,6 +42,7 @@ usage() { sed -n '2,/^[^#]/p' "$S5P_TOP/scripts/boot.sh" | sed -n 's/^# \{0,1\}/
 bad_usage() { printf 'error: %s (try --help)\n' "$1" >&2; exit 2; }
 
 board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0 demo=
+flavour=${S5P_FLAVOUR:-default} check_log=${S5P_CHECK_LOG:-0}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--board) [ $# -ge 2 ] || bad_usage "--board needs a value"; board=$2; shift 2 ;;
@@ -44,16 +54,26 @@ while [ $# -gt 0 ]; do
 		timeout=$2; shift 2 ;;
 	--log) [ $# -ge 2 ] || bad_usage "--log needs a file name"; log=$2; shift 2 ;;
 	--verbose) verbose=1; shift ;;
+	--flavour) [ $# -ge 2 ] || bad_usage "--flavour needs a value"; flavour=$2; shift 2 ;;
+	--check-log) check_log=1; shift ;;
 	--build-only) build_only=1; shift ;;
 	--demo)
 		demo=./demo-out
 		if [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; then demo=$2; shift; fi
 		[ -n "$demo" ] || bad_usage "--demo takes a directory name, not an empty one"
 		shift ;;
-	-h | --help) usage; exit 0 ;;
+	-h | --help)
+		usage
+		printf '\nKernel flavours: %s\n' "$(s5p_kernel_flavours | tr '\n' ' ')"
+		exit 0 ;;
 	*) bad_usage "unknown option '$1'" ;;
 	esac
 done
+s5p_kernel_flavours | grep -qxF -- "$flavour" ||
+	bad_usage "unknown kernel flavour '$flavour' (one of: $(s5p_kernel_flavours | tr '\n' ' '))"
+# A flavour's fragment may ask for longer timeouts ("# s5p-timeout-scale: N").
+tscale=$(sed -n 's/^# s5p-timeout-scale: *\([0-9]*\)$/\1/p' "$(s5p_kernel_fragment "$flavour")" /dev/null | head -n1)
+[ -z "$tscale" ] || timeout=$((timeout * tscale))
 
 # Board: console UART, and the UART that carries --cmd output (the second
 # -serial, which the machine gives to the first UART after the console).
@@ -78,10 +98,10 @@ if ! "$S5P_TOP/scripts/setup.sh" --check >/dev/null 2>&1; then
 	"$S5P_TOP/scripts/setup.sh" || exit 1
 fi
 s5p_qemu_build
-s5p_kernel_build "$board"
+s5p_kernel_build "$board" "$flavour"
 s5p_dtb "$board"
 s5p_rootfs
-[ $build_only = 0 ] || { s5p_log "built: $QEMU, $KIMAGE, $DTB, $ROOTFS"; exit 0; }
+[ $build_only = 0 ] || { s5p_log "built ($flavour flavour): $QEMU, $KIMAGE, $DTB, $ROOTFS"; exit 0; }
 
 mkdir -p "$S5P_CACHE/runs" "$S5P_CACHE/logs"
 run=$(mktemp -d "$S5P_CACHE/runs/$board-XXXXXX")
@@ -140,6 +160,12 @@ cp "$run/console.log" "$S5P_CACHE/logs/$board-console.log"
 clog=$S5P_CACHE/logs/$board-console.log
 
 status=$(sed -n 's/^\[ *[0-9.]*\] S5P-EXIT \([0-9]*\).*/\1/p' "$run/console.log" | tail -n1)
+if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" >"$run/reports"; then
+	printf 'error: the kernel log holds %s report line(s) (%s flavour; console log: %s):\n' \
+		"$(wc -l <"$run/reports")" "$flavour" "${log:-$clog}" >&2
+	head -n 8 "$run/reports" | sed 's/^/    /' >&2
+	[ "${status:-1}" != 0 ] || status=3
+fi
 if [ -n "$status" ]; then
 	if [ -n "$demo" ] && [ "$status" = 0 ]; then
 		# decode and check on the host, write the files

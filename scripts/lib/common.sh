@@ -60,3 +60,16 @@ s5p_need_cmd() {
 
 # Version of an installed Debian package, or empty.
 s5p_pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
+
+# What counts as a kernel report in a console log: BUG (KASAN, sleeping in
+# atomic, spinlock, SLUB's "BUG kmalloc-64 (Not tainted): ..."), WARNING
+# (WARN_ON, lockdep, DEBUG_LIST, refcount), Oops, panics, UBSAN, DMA-API
+# debugging, debug objects, kmemleak's unreferenced objects, hung tasks and
+# RCU stalls.
+S5P_REPORT_RE='BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Kernel panic|UBSAN:|DMA-API: |ODEBUG: |unreferenced object 0x|suspected memory leak|INFO: task .* blocked|rcu: INFO:|detected stall|cut here'
+
+# s5p_kernel_reports LOG: print the report lines of a console log (none:
+# exit status 1, like grep).
+s5p_kernel_reports() {
+	grep -aE "$S5P_REPORT_RE" "$1"
+}

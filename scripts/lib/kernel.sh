@@ -45,16 +45,40 @@ s5p_kernel_source() {
 	KSRC_ID="series:$hash"
 }
 
-# s5p_kernel_config BOARD: the .config for BOARD (s5pv210_defconfig +
-# boards/common/*.config in name order + boards/BOARD/kernel.config,
-# olddefconfig) in KCONFIG_OUT; every option a fragment sets is checked to
-# have taken.
+# Kernel flavours: "default", and one per boards/flavours/NAME.config (a
+# fragment merged last, e.g. "debug": KASAN, lockdep, kmemleak, UBSAN...).
+s5p_kernel_flavours() {
+	local f
+	printf '%s\n' default
+	for f in "$S5P_TOP"/boards/flavours/*.config; do
+		[ -f "$f" ] && basename "$f" .config
+	done
+}
+
+# s5p_kernel_flavour_check FLAVOUR: dies with the list when FLAVOUR is unknown.
+s5p_kernel_flavour_check() {
+	s5p_kernel_flavours | grep -qxF -- "$1" ||
+		s5p_die "unknown kernel flavour '$1' (one of: $(s5p_kernel_flavours | tr '\n' ' '))"
+}
+
+# s5p_kernel_fragment FLAVOUR: the flavour's own fragment, or nothing.
+s5p_kernel_fragment() {
+	[ "$1" = default ] || printf '%s\n' "$S5P_TOP/boards/flavours/$1.config"
+}
+
+# s5p_kernel_config BOARD [FLAVOUR]: the .config for BOARD (s5pv210_defconfig +
+# boards/common/*.config in name order + boards/BOARD/kernel.config + the
+# flavour's fragment, olddefconfig) in KCONFIG_OUT; every option a fragment
+# sets is checked to have taken.
 s5p_kernel_config() {
-	local board=$1 tmp frag opt want got
-	tmp=$S5P_CACHE/linux-$(s5p_kernel_version)/kconfig-$board
-	[ -z "${S5P_KERNEL_TREE:-}" ] || tmp=$(dirname "$KSRC")/kconfig-$(basename "$KSRC")-$board
+	local board=$1 flavour=${2:-default} tmp frag opt want got
+	local suffix=$board
+	[ "$flavour" = default ] || suffix=$board-$flavour
+	tmp=$S5P_CACHE/linux-$(s5p_kernel_version)/kconfig-$suffix
+	[ -z "${S5P_KERNEL_TREE:-}" ] || tmp=$(dirname "$KSRC")/kconfig-$(basename "$KSRC")-$suffix
 	mkdir -p "$tmp"
 	local frags=("$S5P_TOP"/boards/common/*.config "$S5P_TOP/boards/$board/kernel.config")
+	[ "$flavour" = default ] || frags+=("$(s5p_kernel_fragment "$flavour")")
 	local key
 	key=$(s5p_hash -s "$KSRC_ID" "${frags[@]}")
 	if [ "$(cat "$tmp/.s5p-key" 2>/dev/null)" != "$key" ]; then
@@ -88,19 +112,22 @@ s5p_kernel_config() {
 	KCONFIG_OUT=$tmp/.config
 }
 
-# s5p_kernel_build BOARD: zImage and modules for BOARD, with the out-of-tree
-# drivers of drivers/; sets KBUILD (the O= directory), KIMAGE and KMODULES (a
-# staging directory holding lib/modules/<release>/ for the initramfs).  The
-# build directory is named by the board's own options, so boards with the same
-# configuration share one build.
+# s5p_kernel_build BOARD [FLAVOUR]: zImage and modules for BOARD, with the
+# out-of-tree drivers of drivers/; sets KBUILD (the O= directory), KIMAGE and
+# KMODULES (a staging directory holding lib/modules/<release>/ for the
+# initramfs).  The build directory is named by the board's and the flavour's
+# own options, so boards with the same configuration share one build.
 s5p_kernel_build() {
-	local board=$1 cfghash stamp
+	local board=$1 flavour=${2:-default} cfghash stamp
+	s5p_kernel_flavour_check "$flavour"
 	s5p_kernel_source
-	s5p_kernel_config "$board"
+	s5p_kernel_config "$board" "$flavour"
 	# Boards whose own fragments set the same options share one build
-	# directory (comments do not count).
-	cfghash=$(grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$S5P_TOP/boards/$board/kernel.config" |
-		LC_ALL=C sort | sha256sum | cut -c1-12)
+	# directory (comments do not count); the default flavour keeps the
+	# name it always had.
+	cfghash=$(grep -hE '^(CONFIG_|# CONFIG_.* is not set)' "$S5P_TOP/boards/$board/kernel.config" \
+		$(s5p_kernel_fragment "$flavour") | LC_ALL=C sort | sha256sum | cut -c1-12)
+	[ "$flavour" = default ] || cfghash=$flavour-$cfghash
 	if [ -n "${S5P_KERNEL_TREE:-}" ]; then
 		KBUILD=$(dirname "$KSRC")/build-$(basename "$KSRC")-$cfghash
 	else
@@ -112,7 +139,7 @@ s5p_kernel_build() {
 		s5p_build_lock
 		mkdir -p "$KBUILD"
 		cmp -s "$KCONFIG_OUT" "$KBUILD/.config" || cp "$KCONFIG_OUT" "$KBUILD/.config"
-		s5p_log "kernel: building zImage and modules for $board in $KBUILD (about 7 min on 2 cores when cold)"
+		s5p_log "kernel: building zImage and modules for $board ($flavour flavour) in $KBUILD (about 7 min on 2 cores when cold; debug about 10)"
 		s5p_run_logged "$KBUILD/build.log" "make zImage modules" \
 			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" zImage modules
 		echo "$stamp" >"$KBUILD/.s5p-stamp"
