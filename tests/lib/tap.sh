@@ -1,12 +1,29 @@
 # shellcheck shell=bash
 # Helpers for host-side test suites (tests/suites/*.sh).  Source it.
 # Results are TAP-style lines that tests/run.sh counts.
+#
+# A suite declares how many checks it runs (t_plan N, printed as
+# "# s5p-plan N") and ends with t_done ("# s5p-done"); tests/run.sh fails a
+# suite that ran a different number of checks or never reached t_done.
+# Its headers may say "# s5p-timeout: SECONDS" (default 1200) and
+# "# s5p-flavours: default debug" (run again on the debug kernel).
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/common.sh"
 
 T_FAILED=0
 T_TMP=$(mktemp -d)
-trap 'rm -rf "$T_TMP"' EXIT
+# Where the logs of a failing suite are kept (tests/run.sh points there).
+T_KEEP=${S5P_TEST_LOGDIR:-$S5P_CACHE/test-logs/$(basename "$0" .sh).files}
+t_cleanup() {
+	if [ "$T_FAILED" != 0 ] && [ -d "$T_TMP" ]; then
+		rm -rf "$T_KEEP" && mkdir -p "$T_KEEP" &&
+			cp -r "$T_TMP"/. "$T_KEEP"/ 2>/dev/null &&
+			printf '# logs of this run kept in %s\n' "$T_KEEP"
+	fi
+	rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
 
+t_plan() { printf '# s5p-plan %s\n' "$1"; }
 t_pass() { printf 'ok - %s\n' "$*"; }
 t_fail() { printf 'not ok - %s\n' "$*"; T_FAILED=$((T_FAILED + 1)); }
 
@@ -22,8 +39,23 @@ t_check() {
 	fi
 }
 
+# t_no_reports WHAT LOG: ok when the console log LOG exists, is not empty
+# and holds no kernel report (s5p_kernel_reports: BUG, WARNING, Oops,
+# KASAN, UBSAN, lockdep, DMA-API, kmemleak...); the reports otherwise.
+t_no_reports() {
+	local what=$1 log=$2
+	if [ ! -s "$log" ]; then
+		t_fail "$what (no console log at $log)"
+	elif s5p_kernel_reports "$log" >"$T_TMP/reports"; then
+		t_fail "$what"
+		head -n 12 "$T_TMP/reports" | sed 's/^/#   /'
+	else
+		t_pass "$what"
+	fi
+}
+
 # End of a suite: its exit status says whether anything failed.
-t_done() { [ "$T_FAILED" = 0 ]; }
+t_done() { printf '# s5p-done\n'; [ "$T_FAILED" = 0 ]; }
 
 # t_guest_boot BOARD SCRIPT SCENARIO [APPEND]: boot BOARD (with --append
 # APPEND if given) and run "/tests/SCRIPT SCENARIO" in the guest; relay
@@ -33,8 +65,9 @@ t_guest_boot() {
 	local board=$1 script=$2 scenario=$3 append=${4:-}
 	local how="the board's default cma= and cma_map="
 	T_OUT=$T_TMP/$board-$scenario.out T_LOG=$T_TMP/$board-$scenario.log
+	rm -f "$T_LOG"
 	[ -z "$append" ] || how="--append '$append'"
-	echo "# $board, $scenario: $how"
+	echo "# $board, $scenario: $how (${S5P_FLAVOUR:-default} kernel)"
 	"$S5P_TOP/scripts/boot-$board.sh" --cmd "/tests/$script $scenario" \
 		${append:+--append "$append"} --log "$T_LOG" --timeout 900 >"$T_OUT" 2>"$T_TMP/err"
 	T_RC=$?
@@ -42,10 +75,9 @@ t_guest_boot() {
 	t_check "$board $scenario: guest checks exit with status 0 (got $T_RC)" [ "$T_RC" = 0 ]
 }
 
-# t_guest_end BOARD SCENARIO: after t_guest_boot, no oops, BUG or warning
-# on the console; on failure the end of the logs.
+# t_guest_end BOARD SCENARIO: after t_guest_boot, no kernel report on the
+# console (t_no_reports); on failure the end of the logs.
 t_guest_end() {
-	t_check "$1 $2: no oops, BUG or warning on the console" \
-		bash -c "! grep -aE 'WARNING:|BUG:|Oops|Unable to handle' '$T_LOG'"
+	t_no_reports "$1 $2: no oops, BUG, warning or sanitizer report on the console" "$T_LOG"
 	[ "$T_RC" = 0 ] || tail -n 15 "$T_TMP/err" "$T_LOG" | sed 's/^/#   /'
 }

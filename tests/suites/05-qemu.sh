@@ -2,6 +2,7 @@
 # QEMU device tests (tests/qtest/s5pv210-test from qemu-patches/) and the
 # machines' handling of bad options.
 . "$(dirname "$0")/../lib/tap.sh"
+t_plan 16
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2

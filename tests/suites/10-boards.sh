@@ -4,6 +4,7 @@
 # --append path, poweroff and reboot, and the boot script's own contract
 # (exit status, timeout, bad options).
 . "$(dirname "$0")/../lib/tap.sh"
+t_plan 53
 
 for board in goni aquila; do
 	boot=$S5P_TOP/scripts/boot-$board.sh
@@ -12,7 +13,9 @@ for board in goni aquila; do
 	out=$T_TMP/$board-out.txt
 
 	# One boot runs the guest-side checks; every line of output is
-	# stamped with the host's clock on arrival.
+	# stamped with the host's clock on arrival.  Each boot starts without
+	# a console log, so no check reads the previous boot's.
+	rm -f "$log"
 	"$boot" --cmd /tests/base.sh --append "$token" --log "$log" --timeout 180 |
 		while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done >"$out"
 	rc=${PIPESTATUS[0]}
@@ -23,8 +26,7 @@ for board in goni aquila; do
 	t_check "$board: --append argument reaches /proc/cmdline" grep -q "^[0-9.]* CMDLINE: .* $token" "$out"
 	t_check "$board: user-space text written to the console tty appears on the console UART" \
 		grep -q 'console UART interrupt test line: 1 2 3' "$log"
-	t_check "$board: no kernel warning, oops or BUG in the boot log" \
-		bash -c "! grep -E 'WARNING:|BUG:|Oops|Unable to handle|Kernel panic' '$log'"
+	t_no_reports "$board: no kernel warning, oops or BUG in the boot log" "$log"
 
 	# Guest time against host time: sleep 2 between two lines of output.
 	start=$(awk '$2 == "TIMER-START" { print $1 }' "$out")
@@ -39,12 +41,14 @@ for board in goni aquila; do
 
 	# poweroff: the PMU's PS_HOLD ends QEMU.
 	t0=$(date +%s)
+	rm -f "$log"
 	"$boot" --cmd 'poweroff -f' --log "$log" --timeout 60 >/dev/null 2>&1
 	rc=$?
 	t_check "$board: 'poweroff -f' ends QEMU (status $rc, $(($(date +%s) - t0)) s)" \
 		bash -c "[ $rc != 124 ] && grep -q 'reboot: Power down' '$log'"
 
 	# reboot: SWRESET resets the machine (QEMU runs with -no-reboot).
+	rm -f "$log"
 	"$boot" --cmd 'reboot -f' --log "$log" --timeout 60 >/dev/null 2>&1
 	rc=$?
 	t_check "$board: 'reboot -f' resets through SWRESET (status $rc)" \
@@ -64,8 +68,10 @@ t0=$(date +%s)
 rc=$?
 t_check "a command that hangs is killed at --timeout (status $rc, $(($(date +%s) - t0)) s)" \
 	bash -c "[ $rc = 124 ] && grep -q 'did not finish within 20s' '$T_TMP/timeout.err'"
-t_check "no QEMU left running after the timeout" \
-	bash -c "! pgrep -f '[s]5p.test=timeout-$$' >/dev/null"
+# pgrep: 1 is "no process matched"; 0 a match, 2 and 3 errors, 127 no pgrep.
+pgrep -f "[s]5p.test=timeout-$$" >/dev/null
+rc=$?
+t_check "no QEMU left running after the timeout (pgrep status $rc, 1 = none)" [ "$rc" = 1 ]
 
 "$boot" --bogus >/dev/null 2>"$T_TMP/usage.err"
 rc=$?

@@ -6,6 +6,7 @@
 # allocator), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series.
 . "$(dirname "$0")/../lib/tap.sh"
+t_plan 138
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source
@@ -40,7 +41,7 @@ tools=$T_TMP/tools
 cp -a "$S5P_TOP/tools/cma" "$tools"
 rm -rf "$tools/build"
 t_check "tools/cma builds natively without warnings" \
-	bash -c "make -s -C '$tools' 2>&1 | (! grep -E 'warning|error')"
+	bash -o pipefail -c "make -s -C '$tools' 2>&1 | (! grep -E 'warning|error')"
 t_check "tools/cma installs static armel binaries into DESTDIR/usr/bin" \
 	bash -c "make -s -C '$tools' CROSS_COMPILE=arm-linux-gnueabi- DESTDIR='$T_TMP/dest' install &&
 		file '$T_TMP/dest/usr/bin/cma-test' '$T_TMP/dest/usr/bin/cma-abi-test' |

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-flavours: default debug
 # The camera end to end in the guest: the V4L2 driver (drivers/camera) on
 # vb2-cma (drivers/vb2-cma) on the emulated camera (qemu-patches/).
 # tests/guest/camera.sh runs in three boots:
@@ -10,6 +11,7 @@
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
 . "$(dirname "$0")/../lib/tap.sh"
+t_plan 102
 
 pattern=$S5P_TOP/tests/suites/camera_pattern.py
 

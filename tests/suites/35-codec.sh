@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-flavours: default debug
 # The codec end to end in the guest: the V4L2 mem2mem driver
 # (drivers/codec) on vb2-cma (drivers/vb2-cma) on the emulated codec
 # (qemu-patches/), fed by the camera.  tests/guest/codec.sh runs in four
@@ -14,6 +15,7 @@
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
 . "$(dirname "$0")/../lib/tap.sh"
+t_plan 118
 
 check=$S5P_TOP/tests/suites/codec_check.py
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
+# s5p-flavours: default debug
 # The CMA framework in the guest, on both boards: the KUnit tests built into
 # the kernel (KTAP from the console log), and /tests/cma-guest.sh after three
 # boots per board (tests/guest/cma-scenarios.sh): the board defaults, cma=
 # and cma_map= given on the command line, and malformed strings.
 . "$(dirname "$0")/../lib/tap.sh"
+t_plan 259
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"
 
 # ktap LOG BOARD: the cma-regions KUnit suite's results in a console log.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-flavours: default debug
 # The guest side of the CMA benchmark (docs/benchmarks.md), on Goni, one
 # boot with two small regions: cma-test replays a small trace with -t
 # (failures counted, timings printed), drivers/cma-bench replays it with
@@ -6,6 +7,7 @@
 # reset), tools/frag fragments and holds memory (also locked), and
 # /tests/cma-bench.sh prints its six BENCH lines.  No timing assertions.
 . "$(dirname "$0")/../lib/tap.sh"
+t_plan 28
 
 trace=$(cat "$S5P_TOP/bench/traces/tiny.trace")
 
