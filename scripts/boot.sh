@@ -156,6 +156,15 @@ qpid=
 wait "$tailpid" 2>/dev/null
 
 cp "$run/console.log" "$S5P_CACHE/logs/$board-console.log"
+cp "$run/qemu.log" "$S5P_CACHE/logs/$board-qemu.log"
+# A sanitizer QEMU (S5P_QEMU_FLAVOUR=asan) that reported anything failed,
+# whatever the guest said.
+if s5p_qemu_san_report "$run/qemu.log" >"$run/san"; then
+	printf 'error: QEMU (%s build) reported a sanitizer error (log: %s):\n' \
+		"${S5P_QEMU_FLAVOUR:-plain}" "$S5P_CACHE/logs/$board-qemu.log" >&2
+	head -n 8 "$run/san" | sed 's/^/    /' >&2
+	exit 125
+fi
 [ -z "$log" ] || cp "$run/console.log" "$log"
 clog=$S5P_CACHE/logs/$board-console.log
 

@@ -20,6 +20,8 @@
 # on the debug kernel (KASAN, lockdep, kmemleak, UBSAN...: docs/testing.md),
 # reported as NAME@debug; S5P_FLAVOURS="default" skips that pass.
 # Every guest boot fails on a kernel report in its console (S5P_CHECK_LOG=1).
+# Every QEMU the tests run, qtests and guest boots, is the sanitizer build
+# (S5P_QEMU_FLAVOUR=asan: ASan + UBSan, docs/qemu.md); a report fails it.
 # A failing suite's logs (console logs of its boots included) are kept in
 # $S5P_CACHE/test-logs/NAME.files/, which the summary line names.
 # The last line is "N passed, N failed"; the exit status is non-zero on any
@@ -46,6 +48,7 @@ done
 logdir=$S5P_CACHE/test-logs
 mkdir -p "$logdir"
 export S5P_CHECK_LOG=1
+export S5P_QEMU_FLAVOUR=${S5P_QEMU_FLAVOUR:-asan}
 flavours=${S5P_FLAVOURS:-default debug}
 passed=0 failed=0
 failures=()
