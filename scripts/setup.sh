@@ -41,11 +41,19 @@ if grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sourc
 	have_src=1
 fi
 
+# The package lists apt has fetched: an earlier run may have added the
+# deb-src lines and the armel architecture and then failed at 'apt-get
+# update'; that run must be retried, not taken as done.
+have_lists=1
+ls /var/lib/apt/lists/*_Sources* >/dev/null 2>&1 || have_lists=0
+ls /var/lib/apt/lists/*binary-armel_Packages* >/dev/null 2>&1 || have_lists=0
+
 if [ $check = 1 ]; then
 	rc=0
 	[ ${#missing[@]} -eq 0 ] || { echo "missing packages: ${missing[*]}"; rc=1; }
 	[ $have_armel = 1 ] || { echo "dpkg architecture armel not added"; rc=1; }
 	[ $have_src = 1 ] || { echo "no deb-src lines in the apt sources"; rc=1; }
+	[ $have_lists = 1 ] || { echo "apt has no source or armel package lists yet ('apt-get update' never succeeded)"; rc=1; }
 	[ $rc = 0 ] && echo "setup complete"
 	exit $rc
 fi
@@ -70,12 +78,19 @@ if [ $have_armel = 0 ]; then
 	need_update=1
 fi
 [ ${#missing[@]} -eq 0 ] || need_update=1
+[ $have_lists = 1 ] || need_update=1
 
 if [ $need_update = 1 ]; then
 	s5p_log "apt-get update"
-	if ! s5p_sudo apt-get update; then
-		s5p_die "apt-get update failed: is the Debian archive reachable? (check the network or proxy, then rerun scripts/setup.sh)"
-	fi
+	# Retried: a mirror may be briefly unreachable.
+	tries=0
+	until s5p_sudo apt-get update; do
+		tries=$((tries + 1))
+		[ $tries -lt 3 ] ||
+			s5p_die "apt-get update failed 3 times: is the Debian archive reachable? (check the network or proxy, then rerun scripts/setup.sh)"
+		s5p_info "apt-get update failed; trying again in $((tries * 10)) s"
+		sleep $((tries * 10))
+	done
 fi
 if [ ${#missing[@]} -gt 0 ]; then
 	s5p_log "installing ${#missing[@]} packages: ${missing[*]}"
