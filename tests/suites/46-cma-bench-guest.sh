@@ -7,7 +7,7 @@
 # reset), tools/frag fragments and holds memory (also locked), and
 # /tests/cma-bench.sh prints its six BENCH lines.  No timing assertions.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 28
+t_plan 29
 
 trace=$(cat "$S5P_TOP/bench/traces/tiny.trace")
 
@@ -36,6 +36,7 @@ gout=$T_TMP/out
 rc=$?
 t_check "goni: the bench boot ends with status 0" [ $rc = 0 ]
 [ $rc = 0 ] || { tail -n 20 "$T_TMP/err" "$gout" | sed 's/^/#   /'; }
+t_no_reports "goni: no kernel warning, oops, BUG or sanitizer report in the console log" "$T_TMP/console.log"
 
 has() { grep -qxE "$1" "$gout"; }
 t_check "cma-test -p: 7 allocations, 5 frees, no mismatch (results not recorded)" \
