@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the kernel's cma= / cma_map= parsers, the boot
+# log and the map matcher, on the host (libFuzzer, ASan + UBSan; the target
+# and its checks: tests/host/fuzz/fuzz-cma.c; docs/fuzzing.md):
+#
+#   scripts/fuzz-cma.sh [--runs N | --time SECONDS] [options]
+#
+#   --runs N        stop after N executions (default 1000000)
+#   --time SECONDS  stop after SECONDS instead
+#   --seed N        libFuzzer's random seed (default 1, so runs repeat)
+#   --corpus DIR    keep the corpus in DIR and grow it run after run
+#                   (default: a fresh one made from the seeds, each run)
+#   --ksrc DIR      fuzz this patched kernel tree (default: the series
+#                   applied, or S5P_KERNEL_TREE as for every build)
+#   --bits 32|64    i386 build (unsigned long is 32 bits, as on the
+#                   boards; the default) or x86-64
+#   --out DIR       where the run's log and crash inputs go (default
+#                   $S5P_CACHE/fuzz/run-<UTC time>)
+#
+# The target is built with clang (-fsanitize=fuzzer,address,undefined)
+# from the tree's mm/cma-parse.c and mm/cma-regions.c, cached in
+# $S5P_CACHE/fuzz/build-<hash of its inputs>.  The seeds are every cma= /
+# cma_map= example of docs/, README.md, kernel-patches/ (cover letter,
+# kernel Documentation, board defaults, KUnit tests), tests/ and
+# bench/traces/, plus tests/host/fuzz/seeds/.  One process, one core.
+#
+# Prints the executions, the coverage (edges and features), the corpus,
+# and each crash with the path of its input; exits 1 on a crash.
+. "$(dirname "$0")/lib/common.sh"
+
+runs=1000000 time= seed=1 corpus= ksrc= bits=32 out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--runs | --time | --seed | --corpus | --ksrc | --bits | --out)
+		[ $# -ge 2 ] && [ -n "$2" ] || s5p_die "$1 needs a value (try --help)"
+		case "$1" in
+		--runs) runs=$2 time= ;;
+		--time) time=$2 runs= ;;
+		--seed) seed=$2 ;;
+		--corpus) corpus=$2 ;;
+		--ksrc) ksrc=$2 ;;
+		--bits) bits=$2 ;;
+		--out) out=$2 ;;
+		esac
+		shift ;;
+	-h | --help) sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
+	*) s5p_die "unknown option '$1' (try --help)" ;;
+	esac
+	shift
+done
+for v in ${runs:+"--runs $runs"} ${time:+"--time $time"} "--seed $seed"; do
+	[[ ${v#* } =~ ^[0-9]+$ ]] || s5p_die "${v% *} takes a number, not '${v#* }'"
+done
+case "$bits" in 32 | 64) ;; *) s5p_die "--bits is 32 or 64, not '$bits'" ;; esac
+s5p_need_cmd clang python3 make
+
+if [ -n "$ksrc" ]; then
+	KSRC=$(realpath "$ksrc") || s5p_die "--ksrc $ksrc: no such directory"
+else
+	. "$S5P_TOP/scripts/lib/kernel.sh"
+	s5p_kernel_source
+fi
+[ -f "$KSRC/mm/cma-parse.c" ] || s5p_die "$KSRC has no mm/cma-parse.c (not a tree with the CMA series)"
+
+# Build, keyed by everything that goes into the binary.
+fz=$S5P_TOP/tests/host/fuzz
+key=$(s5p_hash -s "bits=$bits" -s "$(clang --version | head -n1)" \
+	"$fz/Makefile" "$fz/fuzz-cma.c" "$S5P_TOP/tests/host/cma/shim.c" \
+	"$S5P_TOP/tests/host/cma/shim.h" "$S5P_TOP/tests/host/cma/shim" \
+	"$KSRC"/mm/cma-parse.c "$KSRC"/mm/cma-regions.[ch] "$KSRC"/mm/cma-best-fit.c \
+	"$KSRC"/mm/cma-first-fit.c "$KSRC"/mm/cma-bitmap.c "$KSRC"/include/linux/cma*.h \
+	"$KSRC"/tools/lib/{rbtree,ctype,vsprintf,find_bit}.c "$KSRC"/tools/include/linux/rbtree.h)
+build=$S5P_CACHE/fuzz/build-$key
+bin=$build/fuzz-cma
+if [ ! -x "$bin" ]; then
+	s5p_log "fuzz-cma: building tests/host/fuzz against $KSRC ($bits-bit) in $build"
+	rm -rf "$build"
+	mkdir -p "$build"
+	if ! make -s -C "$fz" KSRC="$KSRC" O="$build" BITS="$bits" >"$build/build.log" 2>&1; then
+		tail -n 30 "$build/build.log" >&2
+		rm -f "$bin"
+		s5p_die "tests/host/fuzz does not build (log: $build/build.log; clang, libclang-rt-14-dev, and for --bits 32 libc6-dev-i386 and lib32stdc++-12-dev are needed: scripts/setup.sh)"
+	fi
+else
+	s5p_info "fuzz-cma: cached build $bin"
+fi
+
+out=${out:-$S5P_CACHE/fuzz/run-$(date -u +%Y%m%d-%H%M%S)}
+mkdir -p "$out/crashes" || s5p_die "cannot create $out"
+seeds=$out/seeds
+rm -rf "$seeds"
+(cd "$S5P_TOP" && python3 "$fz/seeds.py" "$seeds" README.md docs/*.md \
+	kernel-patches/*.patch tests/guest/*.sh tests/suites/*.sh tests/host/cma/test-cma.c \
+	bench/traces/*.trace) >"$out/seeds.log" || s5p_die "seed extraction failed (see $out/seeds.log)"
+cp "$fz"/seeds/* "$seeds"/
+nseeds=$(find "$seeds" -type f | wc -l)
+if [ -z "$corpus" ]; then
+	corpus=$out/corpus
+	rm -rf "$corpus"
+fi
+mkdir -p "$corpus" || s5p_die "cannot create $corpus"
+
+args=(-seed="$seed" -dict="$fz/cma.dict" -max_len=2048 -timeout=10 -rss_limit_mb=2048
+	-print_final_stats=1 -artifact_prefix="$out/crashes/")
+if [ -n "$time" ]; then args+=(-max_total_time="$time"); else args+=(-runs="$runs"); fi
+s5p_log "fuzz-cma: ${runs:+$runs executions}${time:+$time s}, seed $seed, $nseeds seeds, corpus $corpus"
+s5p_info "log: $out/fuzz.log"
+t0=$(date +%s)
+ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	"$bin" "${args[@]}" "$corpus" "$seeds" >"$out/fuzz.log" 2>&1 &
+pid=$!
+# Progress every 20 s, as the other long steps print it.
+while kill -0 $pid 2>/dev/null; do
+	for _ in $(seq 20); do kill -0 $pid 2>/dev/null && sleep 1; done
+	kill -0 $pid 2>/dev/null || break
+	line=$(grep -a -E '^#[0-9]+' "$out/fuzz.log" | tail -n1)
+	s5p_info "$(( $(date +%s) - t0 ))s: ${line:-starting}"
+done
+wait $pid
+rc=$?
+secs=$(( $(date +%s) - t0 ))
+
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log" | tail -n1)
+last=$(grep -a -E '^#[0-9]+.*cov: ' "$out/fuzz.log" | tail -n1)
+[ -n "$execs" ] || execs=$(printf '%s\n' "$last" | sed -n 's/^#\([0-9]*\).*/\1/p')
+cov=$(printf '%s\n' "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+ft=$(printf '%s\n' "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+corp=$(printf '%s\n' "$last" | sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p')
+mapfile -t crashes < <(find "$out/crashes" -type f -name 'crash-*' -o -type f -name 'timeout-*' \
+	-o -type f -name 'oom-*' -o -type f -name 'leak-*' | sort)
+
+echo "fuzz-cma: ${execs:-?} executions in ${secs} s ($(( ${execs:-0} / (secs > 0 ? secs : 1) ))/s), seed $seed, $bits-bit build"
+echo "fuzz-cma: coverage: ${cov:-?} edges, ${ft:-?} features; corpus ${corp:-?} (from $nseeds seeds)"
+echo "fuzz-cma: ${#crashes[@]} crashes"
+for c in "${crashes[@]}"; do
+	echo "fuzz-cma: crash input: $c"
+done
+if [ ${#crashes[@]} -gt 0 ] || [ $rc != 0 ]; then
+	grep -a -m3 -E 'PROPERTY FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' \
+		"$out/fuzz.log" | sed 's/^\(fuzz-cma: \)\{0,1\}/fuzz-cma: /'
+	echo "fuzz-cma: reproduce with: $bin ${crashes[0]:-<input>}   (log: $out/fuzz.log)"
+	exit 1
+fi
+exit 0
