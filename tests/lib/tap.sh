@@ -23,7 +23,31 @@ t_cleanup() {
 }
 trap t_cleanup EXIT
 
-t_plan() { printf '# s5p-plan %s\n' "$1"; }
+# t_plan N [FLAVOUR=M...]: the number of checks, on the default kernel and
+# (when it differs, because fewer scenarios run there) on another flavour.
+t_plan() {
+	local n=$1 f
+	shift
+	for f in "$@"; do
+		[ "${f%%=*}" != "${S5P_FLAVOUR:-default}" ] || n=${f#*=}
+	done
+	printf '# s5p-plan %s\n' "$n"
+}
+
+# t_wanted BOARD SCENARIO: whether a boot runs on this kernel flavour.  On
+# the default kernel every one does; on another, those the suite's header
+# lists ("# s5p-debug-scenarios: goni:main aquila:basic"; no such header:
+# all of them).  The debug kernel is about ten times slower: docs/testing.md
+# says which run there and why.
+t_wanted() {
+	local list
+	[ "${S5P_FLAVOUR:-default}" != default ] || return 0
+	list=$(sed -n "s/^# s5p-${S5P_FLAVOUR}-scenarios: *//p" "$0" | head -n1)
+	[ -n "$list" ] || return 0
+	case " $list " in *" $1:$2 "*) return 0 ;; esac
+	printf '# %s %s: not run on the %s kernel (docs/testing.md)\n' "$1" "$2" "$S5P_FLAVOUR"
+	return 1
+}
 t_pass() { printf 'ok - %s\n' "$*"; }
 t_fail() { printf 'not ok - %s\n' "$*"; T_FAILED=$((T_FAILED + 1)); }
 
