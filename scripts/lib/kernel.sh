@@ -195,7 +195,12 @@ s5p_dtb() {
 	[ -f "$dts" ] || s5p_die "no device tree $dts (unknown board '$board'?)"
 	s5p_need_cmd dtc cpp
 	s5p_kernel_source
-	key=$(s5p_hash -s "${KSRC_ID%:*}" "$S5P_TOP/boards/$board" "$S5P_TOP/boards/common" \
+	# The series is part of the key (its patches may touch the dts and
+	# the headers it includes); a dev tree, whose ID changes at every
+	# call, is keyed by its path and the dts files themselves.
+	local id=$KSRC_ID
+	[[ $id != tree:* ]] || id=${id%:*}
+	key=$(s5p_hash -s "$id" "$S5P_TOP/boards/$board" "$S5P_TOP/boards/common" \
 		"$KSRC"/arch/arm/boot/dts/s5pv210.dtsi "$KSRC"/arch/arm/boot/dts/s5pv210-$board.dts)
 	out=$S5P_CACHE/dtb
 	DTB=$out/$board-$key.dtb
