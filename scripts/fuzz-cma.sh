@@ -16,6 +16,10 @@
 #                   boards; the default) or x86-64
 #   --out DIR       where the run's log and crash inputs go (default
 #                   $S5P_CACHE/fuzz/run-<UTC time>)
+#   --coverage      afterwards, measure the corpus with a source-based
+#                   coverage build (llvm-cov): line and branch coverage of
+#                   mm/cma-parse.c and of the boot functions of
+#                   mm/cma-regions.c; annotated source in DIR/coverage.txt
 #
 # The target is built with clang (-fsanitize=fuzzer,address,undefined)
 # from the tree's mm/cma-parse.c and mm/cma-regions.c, cached in
@@ -28,9 +32,10 @@
 # and each crash with the path of its input; exits 1 on a crash.
 . "$(dirname "$0")/lib/common.sh"
 
-runs=1000000 time= seed=1 corpus= ksrc= bits=32 out=
+runs=1000000 time= seed=1 corpus= ksrc= bits=32 out= coverage=0
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--coverage) coverage=1 ;;
 	--runs | --time | --seed | --corpus | --ksrc | --bits | --out)
 		[ $# -ge 2 ] && [ -n "$2" ] || s5p_die "$1 needs a value (try --help)"
 		case "$1" in
@@ -133,13 +138,39 @@ mapfile -t crashes < <(find "$out/crashes" -type f -name 'crash-*' -o -type f -n
 echo "fuzz-cma: ${execs:-?} executions in ${secs} s ($(( ${execs:-0} / (secs > 0 ? secs : 1) ))/s), seed $seed, $bits-bit build"
 echo "fuzz-cma: coverage: ${cov:-?} edges, ${ft:-?} features; corpus ${corp:-?} (from $nseeds seeds)"
 echo "fuzz-cma: ${#crashes[@]} crashes"
+echo "fuzz-cma: target $bin, log $out/fuzz.log"
 for c in "${crashes[@]}"; do
 	echo "fuzz-cma: crash input: $c"
 done
+# coverage_report: the corpus through the llvm-cov build.
+coverage_report() {
+	local prof=$out/coverage.profraw f
+	make -s -C "$fz" KSRC="$KSRC" O="$build" BITS="$bits" "$build/fuzz-cma-cov" \
+		>>"$build/build.log" 2>&1 || { echo "fuzz-cma: the coverage build failed (log: $build/build.log)"; return 1; }
+	rm -f "$prof"
+	LLVM_PROFILE_FILE=$prof "$build/fuzz-cma-cov" -runs=0 "$corpus" "$seeds" >"$out/coverage-run.log" 2>&1 ||
+		{ echo "fuzz-cma: the coverage run failed (log: $out/coverage-run.log)"; return 1; }
+	llvm-profdata merge -o "$out/coverage.profdata" "$prof" || return 1
+	llvm-cov show "$build/fuzz-cma-cov" -instr-profile="$out/coverage.profdata" \
+		-show-branches=count "$KSRC/mm/cma-parse.c" "$KSRC/mm/cma-regions.c" >"$out/coverage.txt"
+	echo "fuzz-cma: coverage of the corpus and the seeds ($(find "$corpus" "$seeds" -type f | wc -l) inputs), lines and branches:"
+	llvm-cov report "$build/fuzz-cma-cov" -instr-profile="$out/coverage.profdata" \
+		"$KSRC/mm/cma-parse.c" | awk '$1 ~ /cma-parse\.c$/ {
+			printf "fuzz-cma:   mm/cma-parse.c: lines %s (%d of %d), branches %s (%d of %d)\n",
+				$10, $8 - $9, $8, $13, $11 - $12, $11 }'
+	for f in cma_regions_allocate cma_pick cma_reserve_one cma_region_reserve cma_early_region; do
+		llvm-cov report -show-functions "$build/fuzz-cma-cov" -instr-profile="$out/coverage.profdata" \
+			"$KSRC/mm/cma-regions.c" | awk -v f="$f" '$1 == f || $1 ~ (":" f "$") {
+				printf "fuzz-cma:   mm/cma-regions.c %s(): lines %s, branches %s\n", f, $7, $10 }'
+	done
+	echo "fuzz-cma: annotated source: $out/coverage.txt"
+}
+[ $coverage = 0 ] || [ ${#crashes[@]} -gt 0 ] || coverage_report
+
 if [ ${#crashes[@]} -gt 0 ] || [ $rc != 0 ]; then
 	grep -a -m3 -E 'PROPERTY FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' \
 		"$out/fuzz.log" | sed 's/^\(fuzz-cma: \)\{0,1\}/fuzz-cma: /'
-	echo "fuzz-cma: reproduce with: $bin ${crashes[0]:-<input>}   (log: $out/fuzz.log)"
+	echo "fuzz-cma: reproduce with: $bin ${crashes[0]:-<input>}"
 	exit 1
 fi
 exit 0

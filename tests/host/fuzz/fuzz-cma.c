@@ -13,6 +13,7 @@
  *   cma_map=VALUE   the command line's cma_map= (absent: the board's)
  *   +SPEC           cma_early_region(SPEC), as bigphysarea= calls it
  *   @top            one more RAM bank, 0xf0000000-0xffffffff
+ *   @nodefaults     the board gives no default cma= and cma_map=
  *   DEV[/KIND]      any other line: a request for the map matcher
  *
  * Each input boots Goni's memory (three banks, the kernel and the
@@ -115,7 +116,7 @@ static void fresh_boot(int top_bank)
 struct input {
 	char *cma, *map;		/* NULL: not on the command line */
 	char *extra[8];
-	int nr_extra, top_bank;
+	int nr_extra, top_bank, no_defaults;
 	char *query[MAX_QUERIES];
 	int nr_queries;
 	char buf[];
@@ -141,12 +142,33 @@ static struct input *cut_input(const uint8_t *data, size_t size)
 			in->extra[in->nr_extra++] = p + 1;
 		else if (!strcmp(p, "@top"))
 			in->top_bank = 1;
+		else if (!strcmp(p, "@nodefaults"))
+			in->no_defaults = 1;
 		else if (*p && in->nr_queries < MAX_QUERIES / 2)
 			in->query[in->nr_queries++] = p;
 		if (last)
 			break;
 	}
 	return in;
+}
+
+/*
+ * The documented choice: the command line's value unless longer than
+ * CMA_PARAM_MAX, else the board's, else none.
+ */
+static const char *effective_param(const char *cmdline, const char *board,
+				   int no_defaults, const char **from)
+{
+	if (cmdline && strlen(cmdline) <= CMA_PARAM_MAX) {
+		*from = "command line";
+		return cmdline;
+	}
+	if (!no_defaults) {
+		*from = "platform default";
+		return board;
+	}
+	*from = "none";
+	return "";
 }
 
 /* The log, cut into lines. */
@@ -404,7 +426,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cma_regions_early_param(in->cma);
 	if (in->map)
 		cma_map_early_param(in->map);
-	cma_defaults(goni_cma, goni_map);
+	if (!in->no_defaults)
+		cma_defaults(goni_cma, goni_map);
 	for (k = 0; k < in->nr_extra; k++)
 		cma_early_region(in->extra[k]);
 
@@ -427,17 +450,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				nr_region_errors++;
 		} else if (!strncmp(l, "cma=", 4) && !have_cma) {
 			have_cma = 1;
-			want = in->cma && strlen(in->cma) <= CMA_PARAM_MAX ?
-				in->cma : goni_cma;
-			from = want == in->cma ? "command line" : "platform default";
+			want = effective_param(in->cma, goni_cma, in->no_defaults, &from);
 			snprintf(expect, sizeof(expect), "cma=%s (%s)", want, from);
 			if (strcmp(l, expect))
 				fail("log line \"%s\", expected \"%s\"", l, expect);
 		} else if (!strncmp(l, "cma_map=", 8) && !have_map) {
 			have_map = 1;
-			want = in->map && strlen(in->map) <= CMA_PARAM_MAX ?
-				in->map : goni_map;
-			from = want == in->map ? "command line" : "platform default";
+			want = effective_param(in->map, goni_map, in->no_defaults, &from);
 			snprintf(expect, sizeof(expect), "cma_map=%s (%s)", want, from);
 			if (strcmp(l, expect))
 				fail("log line \"%s\", expected \"%s\"", l, expect);
@@ -482,7 +501,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* 2. Every region parsed is reserved or refused with a line. */
 	snprintf(effective, sizeof(effective), "%s",
-		 in->cma && strlen(in->cma) <= CMA_PARAM_MAX ? in->cma : goni_cma);
+		 effective_param(in->cma, goni_cma, in->no_defaults, &from));
 	if (*cma_extra_str) {
 		n = strlen(effective);
 		snprintf(effective + n, sizeof(effective) - n, "%s%s",
