@@ -34,7 +34,9 @@
  *   5. the map matcher gives the same rule on the boot's map and on the
  *      reparsed one, for NULL and "" kinds alike, and the rule an
  *      independent implementation of the documented matching picks, for
- *      the input's requests and for requests made from each pattern.
+ *      the input's requests and for requests made from each pattern;
+ *      cma_info() describes that rule's regions (count, total size,
+ *      lowest start, an upper bound covering the last byte of each).
  */
 
 /* The framework itself, included so that each input can boot afresh. */
@@ -364,6 +366,44 @@ static int doc_match(const struct cma_map *map, const char *dev, const char *kin
 	return -1;
 }
 
+/*
+ * cma_info() describes the regions of the rule the request matches: their
+ * number, total size, lowest start, and an upper bound at or past the last
+ * byte of each (one past it, or the last byte itself where one past is not
+ * representable), never past the end of the highest.
+ */
+static void check_info(const struct cma_map *map, int r, const char *dev,
+		       const char *kind)
+{
+	struct device d = { .init_name = dev };
+	struct cma_info info;
+	unsigned long lower = ~0UL, total = 0;
+	unsigned long long last = 0, end = 0;
+	unsigned int i, count = 0;
+	int ret = cma_info(&info, &d, kind);
+
+	if (r < 0) {
+		if (ret != -ENOENT)
+			fail("cma_info(\"%s\") gave %d with no rule matching", dev, ret);
+		return;
+	}
+	for (i = 0; i < map->rules[r].nr_regions; i++) {
+		const struct cma_region *reg = map->regions[map->rules[r].region + i];
+
+		lower = min(lower, reg->start);
+		total += reg->size;
+		last = max(last, (unsigned long long)reg->start + reg->size - 1);
+		end = max(end, (unsigned long long)reg->start + reg->size);
+		count++;
+	}
+	if (ret || info.count != count || info.total_size != total ||
+	    (count && (info.lower_bound != lower || info.upper_bound < last ||
+		       info.upper_bound > end)))
+		fail("cma_info(\"%s\", rule %d) = %d: count %u total %#lx lower %#lx upper %#lx; the rule's %u regions: total %#lx lowest %#lx last byte %#llx",
+		     dev, r + 1, ret, info.count, info.total_size,
+		     info.lower_bound, info.upper_bound, count, total, lower, last);
+}
+
 static int rule_index(const struct cma_map *map, const struct cma_map_rule *r)
 {
 	return r ? (int)(r - map->rules) : -1;
@@ -381,6 +421,8 @@ static void check_query(const struct cma_map *boot, const struct cma_map *re,
 		fail("request \"%s\" kind %s%s%s: rule %d at boot, %d reparsed, %d as documented, %d with kind \"\"",
 		     dev, kind ? "\"" : "", kind ?: "NULL", kind ? "\"" : "",
 		     a + 1, b + 1, c + 1, d + 1);
+	if (*dev)
+		check_info(boot, a, dev, kind);
 }
 
 /* A string a pattern matches: '?' as @q, '*' as @star. */
