@@ -26,7 +26,8 @@
  *      from; every region parsed is either reserved or named in one
  *      "cma: error: region <name>:" line;
  *   3. the regions reserved are page sized, aligned, in RAM and disjoint,
- *      and each region line describes the region as the kernel holds it;
+ *      their parameters hold no parenthesis (docs/cma.md), and each
+ *      region line describes the region as the kernel holds it;
  *   4. round trip: the log's region lines, written back in cma= syntax
  *      (NAME=SIZE@BASE/ALIGN:ALLOCATOR(PARAMS)), and its map rule lines,
  *      joined with ';', parse (with the same parsers, without a problem)
@@ -561,6 +562,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned long long end = (unsigned long long)r->start + r->size;
 
 		check_region(r, "region", &lr[i]);
+		/*
+		 * PARAMS hold neither '(' nor ')': an unclosed '(' ends its
+		 * region at the next ';' or ',' (issue 10: "cam=8M:bf(;codec=
+		 * 8M:ff()" must not take codec in as cam's parameters).
+		 */
+		if (r->alloc_params && strpbrk(r->alloc_params, "()"))
+			fail("region %s: parameters \"%s\" hold a parenthesis (a later region swallowed?)",
+			     r->name, r->alloc_params);
 		if (!r->size || r->size % PAGE_SIZE || r->alignment < PAGE_SIZE ||
 		    (r->alignment & (r->alignment - 1)) || r->start % r->alignment)
 			fail("region %s: start %#lx size %#lx align %#lx", r->name,
