@@ -487,8 +487,12 @@ static void codec_device_run(void *priv)
 	codec_write(dev, CODEC_INT_ENABLE, CODEC_INT_DONE | CODEC_INT_ERROR);
 	codec_write(dev, CODEC_CMD, CODEC_CMD_START);
 	dev->job_start = jiffies;
-	spin_unlock_irqrestore(&dev->lock, flags);
+	/*
+	 * Armed under the lock: once codec_remove() has set removed and
+	 * cancelled it, nothing arms it again.
+	 */
 	schedule_delayed_work(&dev->watchdog, msecs_to_jiffies(JOB_TIMEOUT_MS));
+	spin_unlock_irqrestore(&dev->lock, flags);
 }
 
 /*
@@ -916,10 +920,17 @@ static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
 		 base + PORT_WINDOW - 1);
 }
 
+/*
+ * The last reference to the video device is gone: the driver is unbound
+ * (codec_remove()) and no file is open, so no job can be scheduled and
+ * nothing can queue the work items again.  Only here is dev freed.
+ */
 static void codec_vdev_release(struct video_device *vfd)
 {
 	struct codec_dev *dev = container_of(vfd, struct codec_dev, vfd);
 
+	cancel_delayed_work_sync(&dev->watchdog);
+	cancel_work_sync(&dev->abort_work);
 	v4l2_device_unregister(&dev->v4l2_dev);
 	v4l2_m2m_release(dev->m2m_dev);
 	media_device_cleanup(&dev->mdev);
@@ -960,10 +971,6 @@ static int codec_probe(struct platform_device *pdev)
 		ret = dev->irq;
 		goto free;
 	}
-	ret = devm_request_irq(&pdev->dev, dev->irq, codec_irq, 0,
-			       dev_name(&pdev->dev), dev);
-	if (ret)
-		goto free;
 
 	/* The memory ports: one vb2-cma port per kind, 8 KiB aligned */
 	dev->port[PORT_A] = devm_vb2_cma_port_create(&pdev->dev, "a", BUF_ALIGN);
@@ -1006,9 +1013,17 @@ static int codec_probe(struct platform_device *pdev)
 	};
 	video_set_drvdata(&dev->vfd, dev);
 	platform_set_drvdata(pdev, dev);
-	ret = video_register_device(&dev->vfd, VFL_TYPE_VIDEO, -1);
+	/*
+	 * Not devm: the handler's cookie is dev, which the video device's
+	 * release may free before devres runs; codec_remove() frees the
+	 * interrupt before that can happen.
+	 */
+	ret = request_irq(dev->irq, codec_irq, 0, dev_name(&pdev->dev), dev);
 	if (ret)
 		goto release_m2m;
+	ret = video_register_device(&dev->vfd, VFL_TYPE_VIDEO, -1);
+	if (ret)
+		goto free_irq;
 	ret = v4l2_m2m_register_media_controller(dev->m2m_dev, &dev->vfd,
 						 MEDIA_ENT_F_PROC_VIDEO_ENCODER);
 	if (ret)
@@ -1023,9 +1038,12 @@ static int codec_probe(struct platform_device *pdev)
 unreg_mc:
 	v4l2_m2m_unregister_media_controller(dev->m2m_dev);
 unreg_vdev:
+	free_irq(dev->irq, dev);
 	/* codec_vdev_release() frees the rest */
 	video_unregister_device(&dev->vfd);
 	return ret;
+free_irq:
+	free_irq(dev->irq, dev);
 release_m2m:
 	v4l2_m2m_release(dev->m2m_dev);
 unreg_v4l2:
@@ -1043,21 +1061,28 @@ static int codec_remove(struct platform_device *pdev)
 	unsigned long flags;
 
 	/*
-	 * Stop the hardware before its interrupt and registers go (devres):
-	 * a running job is failed, jobs scheduled later fail at once, and
-	 * open files see -ENODEV until they are closed; the last close
-	 * frees the rest (codec_vdev_release()).
+	 * The registers go with devres once this returns: stop the device
+	 * and never touch it again.  A job scheduled from now on fails at
+	 * once (codec_device_run()), and the watchdog is no longer armed.
+	 */
+	spin_lock_irqsave(&dev->lock, flags);
+	dev->removed = true;
+	codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
+	spin_unlock_irqrestore(&dev->lock, flags);
+	free_irq(dev->irq, dev);
+	cancel_delayed_work_sync(&dev->watchdog);
+	/* The job that was running, if any, fails now */
+	codec_abort_job(dev, "device removed");
+
+	/*
+	 * Unregister last, as vim2m does: open files see -ENODEV until they
+	 * are closed, and the last reference frees dev (codec_vdev_release(),
+	 * which also waits for the work items that failing their jobs may
+	 * still queue).
 	 */
 	media_device_unregister(&dev->mdev);
 	v4l2_m2m_unregister_media_controller(dev->m2m_dev);
 	video_unregister_device(&dev->vfd);
-	spin_lock_irqsave(&dev->lock, flags);
-	codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
-	dev->removed = true;
-	spin_unlock_irqrestore(&dev->lock, flags);
-	cancel_delayed_work_sync(&dev->watchdog);
-	codec_abort_job(dev, "device removed");
-	flush_work(&dev->abort_work);
 	return 0;
 }
 
