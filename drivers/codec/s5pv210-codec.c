@@ -389,23 +389,40 @@ static int codec_encoder_cmd(struct file *file, void *priv,
 {
 	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
 	struct codec_ctx *ctx = file_to_ctx(file);
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct codec_dev *dev = ctx->dev;
+	bool was_stopped, stopped;
+	unsigned long flags;
 	int ret;
 
 	ret = v4l2_m2m_ioctl_try_encoder_cmd(file, priv, ec);
 	if (ret < 0)
 		return ret;
-	if (!vb2_is_streaming(&ctx->fh.m2m_ctx->cap_q_ctx.q) ||
-	    !vb2_is_streaming(&ctx->fh.m2m_ctx->out_q_ctx.q))
+	if (!vb2_is_streaming(&m2m_ctx->cap_q_ctx.q) ||
+	    !vb2_is_streaming(&m2m_ctx->out_q_ctx.q))
 		return 0;
-	ret = v4l2_m2m_ioctl_encoder_cmd(file, priv, ec);
+	/*
+	 * The drain state (last_src_buf, is_draining, has_stopped) is also
+	 * read and updated by codec_job_done() in the interrupt handler:
+	 * change it under the same lock, or a STOP that picks the running
+	 * job's buffer as the last one just after the handler has finished
+	 * that job never ends.  The helper clears has_stopped on START: look
+	 * at it before.
+	 */
+	spin_lock_irqsave(&dev->lock, flags);
+	was_stopped = v4l2_m2m_has_stopped(m2m_ctx);
+	ret = v4l2_m2m_encoder_cmd(file, m2m_ctx, ec);
+	stopped = v4l2_m2m_has_stopped(m2m_ctx);
+	spin_unlock_irqrestore(&dev->lock, flags);
 	if (ret < 0)
 		return ret;
-	if (ec->cmd == V4L2_ENC_CMD_STOP &&
-	    v4l2_m2m_has_stopped(ctx->fh.m2m_ctx))
+	if (ec->cmd == V4L2_ENC_CMD_STOP && stopped)
 		v4l2_event_queue_fh(&ctx->fh, &eos);
-	if (ec->cmd == V4L2_ENC_CMD_START &&
-	    v4l2_m2m_has_stopped(ctx->fh.m2m_ctx))
-		vb2_clear_last_buffer_dequeued(&ctx->fh.m2m_ctx->cap_q_ctx.q);
+	if (ec->cmd == V4L2_ENC_CMD_START && was_stopped) {
+		/* DQBUF no longer says EPIPE; pictures queued meanwhile run */
+		vb2_clear_last_buffer_dequeued(&m2m_ctx->cap_q_ctx.q);
+		v4l2_m2m_try_schedule(m2m_ctx);
+	}
 	return 0;
 }
 
@@ -695,15 +712,22 @@ static void codec_buf_queue(struct vb2_buffer *vb)
 	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
 	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
 	struct codec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	struct codec_dev *dev = ctx->dev;
+	unsigned long flags;
 
-	if (V4L2_TYPE_IS_CAPTURE(vb->type) && vb2_is_streaming(vb->vb2_queue) &&
-	    v4l2_m2m_dst_buf_is_last(ctx->fh.m2m_ctx)) {
-		vb2_set_plane_payload(vb, 0, 0);
-		vbuf->field = V4L2_FIELD_NONE;
-		vbuf->sequence = ctx->cap_seq++;
-		v4l2_m2m_last_buffer_done(ctx->fh.m2m_ctx, vbuf);
-		v4l2_event_queue_fh(&ctx->fh, &eos);
-		return;
+	if (V4L2_TYPE_IS_CAPTURE(vb->type) && vb2_is_streaming(vb->vb2_queue)) {
+		/* The drain state, as in codec_encoder_cmd() */
+		spin_lock_irqsave(&dev->lock, flags);
+		if (v4l2_m2m_dst_buf_is_last(ctx->fh.m2m_ctx)) {
+			vb2_set_plane_payload(vb, 0, 0);
+			vbuf->field = V4L2_FIELD_NONE;
+			vbuf->sequence = ctx->cap_seq++;
+			v4l2_m2m_last_buffer_done(ctx->fh.m2m_ctx, vbuf);
+			spin_unlock_irqrestore(&dev->lock, flags);
+			v4l2_event_queue_fh(&ctx->fh, &eos);
+			return;
+		}
+		spin_unlock_irqrestore(&dev->lock, flags);
 	}
 	v4l2_m2m_buf_queue(ctx->fh.m2m_ctx, vbuf);
 }

@@ -94,6 +94,13 @@ main)
 		grep -q "capture buffer: bytesused [1-9][0-9]*\$" /tmp/bad.log
 	codec_no_leak "after the bad input"
 
+	# ---- drains: ENC_CMD STOP right after a frame, then START ----
+	codec-bad drain "$CODEC" 20 >/tmp/drain.log 2>&1
+	grep -v ': ok$' /tmp/drain.log | sed 's/^/# /'
+	check "codec: 20 drains (STOP racing the frame's interrupt) each end with LAST, START resumes (20 frames)" \
+		grep -qx "drains: 20 of 20 ended with LAST and restarted, 20 frames" /tmp/drain.log
+	codec_no_leak "after the drains"
+
 	# ---- closing while streaming ----
 	stream_start YUYV 640 480
 	kill -9 $SPID

@@ -12,6 +12,10 @@
  *   codec-bad encode CODEC            one grey 64x64 YUYV frame through MMAP:
  *                                     QBUF, STREAMON, poll (5 s), DQBUF, and
  *                                     QBUF again after an error
+ *   codec-bad drain CODEC N           N times: a frame queued, ENC_CMD STOP at
+ *                                     once (racing the frame's interrupt), the
+ *                                     CAPTURE buffers dequeued until LAST,
+ *                                     ENC_CMD START; one line per drain
  *
  * Exit status 0 when every ioctl could be attempted, 1 on bad usage or when
  * a device cannot be opened.
@@ -19,9 +23,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -219,6 +225,113 @@ static int cmd_encode(const char *codec)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* DQBUF on @fd's @type (MMAP), waiting up to 5 s; 0, or -errno */
+static int dqbuf_wait(int fd, unsigned int type, struct v4l2_buffer *b)
+{
+	struct pollfd p = { .fd = fd };
+	double end = now_s() + 5;
+
+	/* m2m: POLLIN says CAPTURE has a buffer done, POLLOUT says OUTPUT */
+	p.events = V4L2_TYPE_IS_OUTPUT(type) ? POLLOUT : POLLIN;
+	for (;;) {
+		memset(b, 0, sizeof(*b));
+		b->type = type;
+		b->memory = V4L2_MEMORY_MMAP;
+		if (!ioctl(fd, VIDIOC_DQBUF, b))
+			return 0;
+		if (errno != EAGAIN)
+			return -errno;
+		if (now_s() > end)
+			return -ETIMEDOUT;
+		poll(&p, 1, 100);
+	}
+}
+
+static int cmd_drain(const char *codec, unsigned int n)
+{
+	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct v4l2_format f = { .type = out };
+	struct v4l2_encoder_cmd stop = { .cmd = V4L2_ENC_CMD_STOP };
+	struct v4l2_encoder_cmd start = { .cmd = V4L2_ENC_CMD_START };
+	struct v4l2_buffer b;
+	unsigned int i, good = 0, frames = 0;
+	int ret;
+
+	set_fmt(fd, out, 64, 64);
+	if (step("G_FMT output", fd, VIDIOC_G_FMT, &f) ||
+	    reqbufs("REQBUFS output 1", fd, out, V4L2_MEMORY_MMAP, 1) ||
+	    reqbufs("REQBUFS capture 2", fd, cap, V4L2_MEMORY_MMAP, 2))
+		return 0;
+	for (i = 0; i < 2; i++) {
+		memset(&b, 0, sizeof(b));
+		b.type = cap;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.index = i;
+		if (step("QBUF capture", fd, VIDIOC_QBUF, &b))
+			return 0;
+	}
+	if (step("STREAMON output", fd, VIDIOC_STREAMON, &out) ||
+	    step("STREAMON capture", fd, VIDIOC_STREAMON, &cap))
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *what = "ok";
+		bool last = false;
+
+		memset(&b, 0, sizeof(b));
+		b.type = out;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.bytesused = f.fmt.pix.sizeimage;
+		if (ioctl(fd, VIDIOC_QBUF, &b)) {
+			printf("drain %u: QBUF output: errno %s\n", i, ename(errno));
+			break;
+		}
+		if (ioctl(fd, VIDIOC_ENCODER_CMD, &stop)) {
+			printf("drain %u: ENC_CMD STOP: errno %s\n", i, ename(errno));
+			break;
+		}
+		/* CAPTURE buffers until the one flagged LAST */
+		while (!last) {
+			ret = dqbuf_wait(fd, cap, &b);
+			if (ret) {
+				what = ret == -ETIMEDOUT ? "no LAST buffer within 5 s (hang)" :
+				       ret == -EPIPE ? "DQBUF capture: errno EPIPE (still stopped)" :
+				       "DQBUF capture failed";
+				break;
+			}
+			last = b.flags & V4L2_BUF_FLAG_LAST;
+			if (b.bytesused && !(b.flags & V4L2_BUF_FLAG_ERROR))
+				frames++;
+			b.bytesused = 0;
+			b.flags = 0;
+			if (ioctl(fd, VIDIOC_QBUF, &b)) {
+				what = "QBUF capture failed";
+				break;
+			}
+		}
+		if (last && dqbuf_wait(fd, out, &b))
+			what = "DQBUF output failed";
+		if (last && ioctl(fd, VIDIOC_ENCODER_CMD, &start))
+			what = "ENC_CMD START failed";
+		printf("drain %u: %s\n", i, what);
+		fflush(stdout);
+		if (strcmp(what, "ok"))
+			break;
+		good++;
+	}
+	printf("drains: %u of %u ended with LAST and restarted, %u frames\n", good, n, frames);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "nobufs"))
@@ -230,7 +343,9 @@ int main(int argc, char **argv)
 		return cmd_tryfmt(argv[2], argv[3], argv[4], argv[5]);
 	if (argc == 3 && !strcmp(argv[1], "encode"))
 		return cmd_encode(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "drain"))
+		return cmd_drain(argv[2], strtoul(argv[3], NULL, 0));
 	fprintf(stderr, "usage: codec-bad nobufs CODEC | import CODEC CAMERA W H |\n"
-		"       tryfmt CODEC FOURCC W H | encode CODEC\n");
+		"       tryfmt CODEC FOURCC W H | encode CODEC | drain CODEC N\n");
 	return 1;
 }
