@@ -164,7 +164,6 @@ struct codec_ctx {
 	struct v4l2_pix_format coded;	/* CAPTURE */
 	u32 quality;
 	u32 out_seq, cap_seq;
-	bool fatal;			/* placement error: queues in error */
 };
 
 static inline struct codec_ctx *fh_to_ctx(struct v4l2_fh *fh)
@@ -550,6 +549,7 @@ static irqreturn_t codec_irq(int irq, void *priv)
 	struct codec_ctx *ctx;
 	u32 status, err = 0, size;
 	enum vb2_buffer_state state = VB2_BUF_STATE_DONE;
+	bool fatal = false;
 
 	spin_lock(&dev->lock);
 	status = codec_read(dev, CODEC_INT_STATUS);
@@ -588,14 +588,19 @@ static irqreturn_t codec_irq(int irq, void *priv)
 			"placement error: port A (kind \"a\", base 0x%08lx) and port B (kind \"b\", base 0x%08lx) windows overlap; cma_map= must put %s/a and %s/b in different banks\n",
 			dev->port_base[PORT_A], dev->port_base[PORT_B],
 			dev_name(dev->dev), dev_name(dev->dev));
-		ctx->fatal = true;
+		fatal = true;
 	} else if (err) {
 		dev_err(dev->dev, "encoding failed: %s (error %u)\n",
 			err < ARRAY_SIZE(codec_error_name) ?
 			codec_error_name[err] : "unknown", err);
-		ctx->fatal = true;
+		fatal = true;
 	}
-	if (ctx->fatal) {
+	/*
+	 * Later jobs would fail the same way: both queues in error until
+	 * the application stops streaming (vb2 clears it at STREAMOFF and
+	 * REQBUFS), nothing of it kept beyond that.
+	 */
+	if (fatal) {
 		vb2_queue_error(v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx));
 		vb2_queue_error(v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx));
 	}
