@@ -707,8 +707,12 @@ static int codec_buf_prepare(struct vb2_buffer *vb)
 				     base + PORT_WINDOW - 1);
 		return -EINVAL;
 	}
-	if (out)
-		vb2_set_plane_payload(vb, 0, ctx->raw.sizeimage);
+	/* A picture is sizeimage bytes: less would encode what is not there */
+	if (out && vb2_get_plane_payload(vb, 0) < size) {
+		dev_dbg(dev->dev, "raw buffer %u: payload %lu < sizeimage %lu\n",
+			vb->index, vb2_get_plane_payload(vb, 0), size);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -92,6 +92,12 @@ main)
 	codec-bad encode "$CODEC" >/tmp/bad.log 2>&1
 	check "codec: one grey frame by hand (codec-bad encode) comes back without error" \
 		grep -q "capture buffer: bytesused [1-9][0-9]*\$" /tmp/bad.log
+	codec-bad payload "$CODEC" >/tmp/bad.log 2>&1
+	sed 's/^/# /' /tmp/bad.log
+	check "codec: QBUF of a raw picture with half its bytes (bytesused < sizeimage): EINVAL" \
+		grep -qx "QBUF output, half the payload: errno EINVAL" /tmp/bad.log
+	check "codec: QBUF of a whole raw picture: accepted" \
+		grep -qx "QBUF output, the whole payload: ok" /tmp/bad.log
 	codec_no_leak "after the bad input"
 
 	# ---- drains: ENC_CMD STOP right after a frame, then START ----

@@ -12,6 +12,8 @@
  *   codec-bad encode CODEC            one grey 64x64 YUYV frame through MMAP:
  *                                     QBUF, STREAMON, poll (5 s), DQBUF, and
  *                                     QBUF again after an error
+ *   codec-bad payload CODEC           QBUF on OUTPUT with bytesused half of
+ *                                     sizeimage, then all of it
  *   codec-bad drain CODEC N           N times: a frame queued, ENC_CMD STOP at
  *                                     once (racing the frame's interrupt), the
  *                                     CAPTURE buffers dequeued until LAST,
@@ -225,6 +227,29 @@ static int cmd_encode(const char *codec)
 	return 0;
 }
 
+static int cmd_payload(const char *codec)
+{
+	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	struct v4l2_format f = { .type = out };
+	struct v4l2_buffer ob = { .type = out, .memory = V4L2_MEMORY_MMAP };
+
+	set_fmt(fd, out, 64, 64);
+	if (step("G_FMT output", fd, VIDIOC_G_FMT, &f) ||
+	    reqbufs("REQBUFS output 2", fd, out, V4L2_MEMORY_MMAP, 2))
+		return 0;
+	ob.bytesused = f.fmt.pix.sizeimage / 2;
+	step("QBUF output, half the payload", fd, VIDIOC_QBUF, &ob);
+	memset(&ob, 0, sizeof(ob));
+	ob.type = out;
+	ob.memory = V4L2_MEMORY_MMAP;
+	ob.index = 1;
+	ob.bytesused = f.fmt.pix.sizeimage;
+	step("QBUF output, the whole payload", fd, VIDIOC_QBUF, &ob);
+	close(fd);
+	return 0;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -343,9 +368,12 @@ int main(int argc, char **argv)
 		return cmd_tryfmt(argv[2], argv[3], argv[4], argv[5]);
 	if (argc == 3 && !strcmp(argv[1], "encode"))
 		return cmd_encode(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "payload"))
+		return cmd_payload(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "drain"))
 		return cmd_drain(argv[2], strtoul(argv[3], NULL, 0));
 	fprintf(stderr, "usage: codec-bad nobufs CODEC | import CODEC CAMERA W H |\n"
-		"       tryfmt CODEC FOURCC W H | encode CODEC | drain CODEC N\n");
+		"       tryfmt CODEC FOURCC W H | encode CODEC | payload CODEC |\n"
+		"       drain CODEC N\n");
 	return 1;
 }
