@@ -373,6 +373,7 @@ static int cam_start_streaming(struct vb2_queue *q, unsigned int count)
 	const struct v4l2_pix_format_mplane *pix = &cam->fmt;
 	const struct v4l2_fract *iv = &cam_intervals[cam->interval];
 	unsigned long flags;
+	bool running;
 	u32 err = 0;
 	unsigned int n;
 
@@ -399,14 +400,17 @@ static int cam_start_streaming(struct vb2_queue *q, unsigned int count)
 	cam->streaming = true;
 	cam_fill_slots(cam);
 	cam_write(cam, CAM_CTRL, CTRL_RUN | cam->flip);
-	if (!(cam_read(cam, CAM_STATUS) & STATUS_RUNNING)) {
+	running = cam_read(cam, CAM_STATUS) & STATUS_RUNNING;
+	if (!running) {
+		/* Every buffer back to vb2 as QUEUED, as start_streaming must */
 		err = cam_read(cam, CAM_ERROR);
 		cam_stop_locked(cam, VB2_BUF_STATE_QUEUED);
 	}
 	spin_unlock_irqrestore(&cam->slock, flags);
-	if (err) {
-		dev_err(cam->dev, "the camera refused to start (error %#x)\n",
-			err);
+	/* Not running is a failure whether or not the block says why */
+	if (!running) {
+		dev_err(cam->dev, "the camera refused to start (error %#x%s)\n",
+			err, err ? "" : ": no reason given");
 		return -EIO;
 	}
 	return 0;
