@@ -22,6 +22,7 @@
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
 #include <linux/platform_device.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -81,7 +82,17 @@
 #define CAM_MAX_HEIGHT		1080
 #define CAM_DEF_WIDTH		640
 #define CAM_DEF_HEIGHT		480
-#define CAM_ADDR_ALIGN		8
+#define CAM_ADDR_ALIGN		8	/* the block's rule for addresses */
+/*
+ * What buffers are allocated and lines laid out for: the block needs 8
+ * bytes, but its buffers are exported (DMABUF) to the codec, whose
+ * device reads pictures only from 8 KiB aligned addresses with lines a
+ * multiple of 16 bytes apart (docs/codec.md, port rules).  Page-aligned
+ * buffers are 8 KiB aligned only every other time, and NV12 lines of a
+ * width that is an odd multiple of 8 would be 8 bytes short.
+ */
+#define CAM_EXPORT_ALIGN	SZ_8K
+#define CAM_STRIDE_ALIGN	16
 
 enum { PORT_Y, PORT_C, NUM_PORTS };
 
@@ -169,7 +180,7 @@ cam_try_format(struct v4l2_pix_format_mplane *pix)
 	h = pix->height;
 	v4l_bound_align_image(&w, CAM_MIN_WIDTH, CAM_MAX_WIDTH, 3,
 			      &h, CAM_MIN_HEIGHT, CAM_MAX_HEIGHT, 1, 0);
-	bpl = w * f->bpp;
+	bpl = ALIGN(w * f->bpp, CAM_STRIDE_ALIGN);
 
 	memset(pix, 0, sizeof(*pix));
 	pix->pixelformat = f->fourcc;
@@ -710,7 +721,7 @@ static int cam_probe(struct platform_device *pdev)
 	}
 	for (i = 0; i < NUM_PORTS; i++) {
 		cam->port[i] = devm_vb2_cma_port_create(dev, kinds[i],
-							CAM_ADDR_ALIGN);
+							CAM_EXPORT_ALIGN);
 		if (IS_ERR(cam->port[i])) {
 			ret = PTR_ERR(cam->port[i]);
 			goto err_free;

@@ -65,11 +65,24 @@ main)
 
 	# ---- every buffer in the region cma_map= sends it to ----
 	placement NM12 1280 720 "y=cam c=cam"
+	# ... and 8 KiB aligned, as the codec reads pictures (zero copy)
+	check "camera: every buffer of both kinds 8 KiB aligned (what the codec imports)" sh -c '
+		n=0
+		while read -r port k type dma rest; do
+			case "$port" in fb200000.camera:*) ;; *) continue ;; esac
+			[ "$type" = mmap ] || continue
+			[ $((${dma#dma=} % 8192)) = 0 ] || { echo "# ${dma#dma=} is not"; exit 1; }
+			n=$((n + 1))
+		done </tmp/bufs
+		[ $n -ge 8 ]'
 
 	# ---- what the driver adjusts or refuses ----
 	v4l2-ctl -d "$CAM" --try-fmt-video=width=33,height=17,pixelformat=NM12 >/tmp/try.log 2>&1
 	check_eq "TRY_FMT 33x17 is adjusted to 32x18" "32/18 NM12" \
 		"$(fmt_of /tmp/try.log)"
+	v4l2-ctl -d "$CAM" --try-fmt-video=width=40,height=16,pixelformat=NV12 >/tmp/try.log 2>&1
+	check_eq "TRY_FMT NV12 40x16: lines 48 bytes apart (a multiple of 16, as the codec reads them)" "48" \
+		"$(awk -F': ' '/Bytes per Line/ { print $2; exit }' /tmp/try.log | tr -d ' ')"
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=5000,height=5000,pixelformat=NM12 >/dev/null 2>&1
 	check_eq "S_FMT 5000x5000 is clamped to 1920x1080" "1920/1080" \
 		"$(v4l2-ctl -d "$CAM" --get-fmt-video | awk -F': ' '/Width\/Height/ { print $2 }' | tr -d ' ')"

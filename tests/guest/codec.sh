@@ -2,8 +2,9 @@
 # The codec from inside the guest (tests/suites/35-codec.sh boots the
 # boards and runs this with a scenario):
 #
-#   codec.sh main      compliance (MMAP; DMABUF from the camera), camera ->
-#                      codec encodes, placement, bad input, close/unbind/
+#   codec.sh main      compliance (MMAP; DMABUF from the camera), zero copy
+#                      from the camera at every size, camera -> codec
+#                      encodes, placement, bad input, drains, close/unbind/
 #                      rmmod while streaming (the board's defaults)
 #   codec.sh swapped   kind "a" in codec-b and kind "b" in codec-a
 #                      (cma_map= only): encodes and placement
@@ -49,6 +50,16 @@ main)
 	ccompliance "v4l2-compliance -s -e camera (DMABUF import of the camera's buffers)" \
 		/tmp/comp-dmabuf.log "test DMABUF (no poll): OK" "test DMABUF (select): OK"
 	codec_no_leak "after DMABUF streaming"
+
+	# ---- zero copy: every size and format both offer, camera buffers
+	# (DMABUF) straight into the codec, each imported and encoded ----
+	for f in YUYV NV12; do
+		codec-bad zerocopy "$CODEC" "$CAM" $f all >/tmp/zc.log 2>&1
+		grep -v "^zerocopy $f: " /tmp/zc.log | head -n 20 | sed 's/^/# /'
+		check "codec: zero copy $f, every camera width (32-1920) and height (16-1080): 2 camera buffers a size imported and encoded" \
+			grep -qx "zerocopy $f: 770 sizes, 1540 camera buffers imported, 1540 frames encoded, 0 failed" /tmp/zc.log
+	done
+	codec_no_leak "after the zero-copy sizes"
 
 	# ---- camera -> codec, the streams checked by the host ----
 	pipeline YUYV 640 480 8

@@ -11,7 +11,7 @@
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 102
+t_plan 104
 
 pattern=$S5P_TOP/tests/suites/camera_pattern.py
 

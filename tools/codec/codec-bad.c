@@ -18,6 +18,14 @@
  *                                     once (racing the frame's interrupt), the
  *                                     CAPTURE buffers dequeued until LAST,
  *                                     ENC_CMD START; one line per drain
+ *   codec-bad zerocopy CODEC CAM FOURCC all|WxH...
+ *                                     camera -> codec zero copy: for each size
+ *                                     (all: every width the camera offers at
+ *                                     some height and every height at some
+ *                                     small width) two camera buffers captured
+ *                                     (MMAP), exported and queued on the
+ *                                     codec's OUTPUT (DMABUF), both encoded;
+ *                                     a line per failure and a summary
  *
  * Exit status 0 when every ioctl could be attempted, 1 on bad usage or when
  * a device cannot be opened.
@@ -357,6 +365,234 @@ static int cmd_drain(const char *codec, unsigned int n)
 	return 0;
 }
 
+/* ---- zerocopy ---- */
+
+static unsigned int zc_sizes, zc_imported, zc_encoded, zc_failed;
+
+static void zc_fail(const char *fcc, unsigned int w, unsigned int h, const char *what)
+{
+	printf("zerocopy %s %ux%u: %s\n", fcc, w, h, what);
+	fflush(stdout);
+	zc_failed++;
+}
+
+/* One size: 0, or -1 when a step failed (reported) */
+static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
+		  unsigned int h)
+{
+	unsigned int ktype = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	__u32 pf = v4l2_fourcc(fcc[0], fcc[1], fcc[2], fcc[3]);
+	struct v4l2_format kf = { .type = ktype }, cf = { .type = out };
+	struct v4l2_plane planes[VIDEO_MAX_PLANES];
+	struct v4l2_buffer b;
+	struct v4l2_exportbuffer eb;
+	struct v4l2_requestbuffers rb;
+	int dfd[2] = { -1, -1 }, cfd = -1, ret = -1;
+	unsigned int i, klen[2] = { 0, 0 }, mlen = 0;
+	char msg[160];
+	void *m;
+
+	zc_sizes++;
+	kf.fmt.pix_mp.width = w;
+	kf.fmt.pix_mp.height = h;
+	kf.fmt.pix_mp.pixelformat = pf;
+	kf.fmt.pix_mp.num_planes = 1;
+	if (ioctl(kfd, VIDIOC_S_FMT, &kf) || kf.fmt.pix_mp.width != w ||
+	    kf.fmt.pix_mp.height != h || kf.fmt.pix_mp.pixelformat != pf) {
+		zc_fail(fcc, w, h, "camera S_FMT refused or adjusted the size");
+		return -1;
+	}
+	memset(&rb, 0, sizeof(rb));
+	rb.count = 2;
+	rb.type = ktype;
+	rb.memory = V4L2_MEMORY_MMAP;
+	if (ioctl(kfd, VIDIOC_REQBUFS, &rb) || rb.count != 2) {
+		zc_fail(fcc, w, h, "camera REQBUFS 2 failed");
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		memset(&b, 0, sizeof(b));
+		b.type = ktype;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.index = i;
+		b.m.planes = planes;
+		b.length = 1;
+		memset(&eb, 0, sizeof(eb));
+		eb.type = ktype;
+		eb.index = i;
+		if (ioctl(kfd, VIDIOC_QUERYBUF, &b) || ioctl(kfd, VIDIOC_EXPBUF, &eb) ||
+		    ioctl(kfd, VIDIOC_QBUF, &b)) {
+			zc_fail(fcc, w, h, "camera QUERYBUF/EXPBUF/QBUF failed");
+			goto out;
+		}
+		dfd[i] = eb.fd;
+		klen[i] = planes[0].length;
+	}
+	/* Two frames captured, one in each buffer */
+	if (ioctl(kfd, VIDIOC_STREAMON, &ktype)) {
+		zc_fail(fcc, w, h, "camera STREAMON failed");
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		struct pollfd p = { .fd = kfd, .events = POLLIN };
+
+		memset(&b, 0, sizeof(b));
+		b.type = ktype;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.m.planes = planes;
+		b.length = 1;
+		if (poll(&p, 1, 5000) != 1 || ioctl(kfd, VIDIOC_DQBUF, &b) ||
+		    (b.flags & V4L2_BUF_FLAG_ERROR)) {
+			zc_fail(fcc, w, h, "camera frame not captured");
+			ioctl(kfd, VIDIOC_STREAMOFF, &ktype);
+			goto out;
+		}
+	}
+	ioctl(kfd, VIDIOC_STREAMOFF, &ktype);
+
+	/* The codec: the same picture on OUTPUT, both camera buffers imported */
+	cfd = open_dev(codec, O_RDWR | O_NONBLOCK);
+	cf.fmt.pix.width = w;
+	cf.fmt.pix.height = h;
+	cf.fmt.pix.pixelformat = pf;
+	if (ioctl(cfd, VIDIOC_S_FMT, &cf) || cf.fmt.pix.width != w || cf.fmt.pix.height != h ||
+	    cf.fmt.pix.pixelformat != pf) {
+		zc_fail(fcc, w, h, "codec S_FMT refused or adjusted the size");
+		goto out;
+	}
+	if (cf.fmt.pix.bytesperline != kf.fmt.pix_mp.plane_fmt[0].bytesperline) {
+		snprintf(msg, sizeof(msg), "bytesperline: camera %u, codec %u",
+			 kf.fmt.pix_mp.plane_fmt[0].bytesperline, cf.fmt.pix.bytesperline);
+		zc_fail(fcc, w, h, msg);
+		goto out;
+	}
+	memset(&rb, 0, sizeof(rb));
+	rb.count = 2;
+	rb.type = out;
+	rb.memory = V4L2_MEMORY_DMABUF;
+	if (ioctl(cfd, VIDIOC_REQBUFS, &rb)) {
+		zc_fail(fcc, w, h, "codec REQBUFS output DMABUF failed");
+		goto out;
+	}
+	memset(&rb, 0, sizeof(rb));
+	rb.count = 1;
+	rb.type = cap;
+	rb.memory = V4L2_MEMORY_MMAP;
+	if (ioctl(cfd, VIDIOC_REQBUFS, &rb)) {
+		zc_fail(fcc, w, h, "codec REQBUFS capture failed");
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		memset(&b, 0, sizeof(b));
+		b.type = out;
+		b.memory = V4L2_MEMORY_DMABUF;
+		b.index = i;
+		b.m.fd = dfd[i];
+		b.length = klen[i];
+		b.bytesused = cf.fmt.pix.sizeimage;
+		if (ioctl(cfd, VIDIOC_QBUF, &b)) {
+			snprintf(msg, sizeof(msg), "codec QBUF of camera buffer %u (%u bytes): errno %s",
+				 i, klen[i], ename(errno));
+			zc_fail(fcc, w, h, msg);
+			goto out;
+		}
+		zc_imported++;
+	}
+	memset(&b, 0, sizeof(b));
+	b.type = cap;
+	b.memory = V4L2_MEMORY_MMAP;
+	if (ioctl(cfd, VIDIOC_QUERYBUF, &b)) {
+		zc_fail(fcc, w, h, "codec QUERYBUF capture failed");
+		goto out;
+	}
+	mlen = b.length;
+	m = mmap(NULL, mlen, PROT_READ, MAP_SHARED, cfd, b.m.offset);
+	if (m == MAP_FAILED) {
+		zc_fail(fcc, w, h, "codec capture mmap failed");
+		goto out;
+	}
+	if (ioctl(cfd, VIDIOC_QBUF, &b) || ioctl(cfd, VIDIOC_STREAMON, &out) ||
+	    ioctl(cfd, VIDIOC_STREAMON, &cap)) {
+		zc_fail(fcc, w, h, "codec QBUF capture/STREAMON failed");
+		goto unmap;
+	}
+	for (i = 0; i < 2; i++) {
+		const unsigned char *j = m;
+
+		int err = dqbuf_wait(cfd, cap, &b);
+
+		if (err || (b.flags & V4L2_BUF_FLAG_ERROR) ||
+		    b.bytesused < 4 || j[0] != 0xff || j[1] != 0xd8 ||
+		    j[b.bytesused - 2] != 0xff || j[b.bytesused - 1] != 0xd9) {
+			snprintf(msg, sizeof(msg), "frame from camera buffer %u not encoded (%s, bytesused %u%s)",
+				 i, err == -ETIMEDOUT ? "none within 5 s" : err ? ename(-err) : "dequeued",
+				 b.bytesused, b.flags & V4L2_BUF_FLAG_ERROR ? ", ERROR" : "");
+			zc_fail(fcc, w, h, msg);
+			goto unmap;
+		}
+		zc_encoded++;
+		b.bytesused = 0;
+		b.flags = 0;
+		if (i == 0 && ioctl(cfd, VIDIOC_QBUF, &b)) {
+			zc_fail(fcc, w, h, "codec QBUF capture again failed");
+			goto unmap;
+		}
+	}
+	ret = 0;
+unmap:
+	munmap(m, mlen);
+out:
+	if (cfd >= 0)
+		close(cfd);
+	for (i = 0; i < 2; i++)
+		if (dfd[i] >= 0)
+			close(dfd[i]);
+	memset(&rb, 0, sizeof(rb));
+	rb.type = ktype;
+	rb.memory = V4L2_MEMORY_MMAP;
+	ioctl(kfd, VIDIOC_REQBUFS, &rb);
+	return ret;
+}
+
+static int cmd_zerocopy(const char *codec, const char *cam, const char *fcc,
+			int nsizes, char **sizes)
+{
+	int kfd = open_dev(cam, O_RDWR);
+	struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE };
+	unsigned int w, h, i;
+	int s;
+
+	if (strlen(fcc) != 4) {
+		fprintf(stderr, "codec-bad: a fourcc has 4 characters, not '%s'\n", fcc);
+		exit(1);
+	}
+	/* Frames as fast as the camera makes them */
+	parm.parm.capture.timeperframe.numerator = 1;
+	parm.parm.capture.timeperframe.denominator = 60;
+	ioctl(kfd, VIDIOC_S_PARM, &parm);
+	for (s = 0; s < nsizes; s++) {
+		if (!strcmp(sizes[s], "all")) {
+			/* Every width (32-1920, step 8) at a height that moves ... */
+			for (i = 0, w = 32; w <= 1920; w += 8, i++)
+				zc_one(codec, kfd, fcc, w, 16 + (i * 74) % 1066);
+			/* ... and every height (16-1080, step 2) at a small width
+			 * that moves (32-120: the sizes, not the time, matter) */
+			for (i = 0, h = 16; h <= 1080; h += 2, i++)
+				zc_one(codec, kfd, fcc, 32 + (i * 8 * 5) % 96, h);
+		} else if (sscanf(sizes[s], "%ux%u", &w, &h) == 2) {
+			zc_one(codec, kfd, fcc, w, h);
+		} else {
+			fprintf(stderr, "codec-bad: a size is WxH or all, not '%s'\n", sizes[s]);
+			exit(1);
+		}
+	}
+	printf("zerocopy %s: %u sizes, %u camera buffers imported, %u frames encoded, %u failed\n",
+	       fcc, zc_sizes, zc_imported, zc_encoded, zc_failed);
+	close(kfd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "nobufs"))
@@ -372,8 +608,10 @@ int main(int argc, char **argv)
 		return cmd_payload(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "drain"))
 		return cmd_drain(argv[2], strtoul(argv[3], NULL, 0));
+	if (argc >= 6 && !strcmp(argv[1], "zerocopy"))
+		return cmd_zerocopy(argv[2], argv[3], argv[4], argc - 5, argv + 5);
 	fprintf(stderr, "usage: codec-bad nobufs CODEC | import CODEC CAMERA W H |\n"
 		"       tryfmt CODEC FOURCC W H | encode CODEC | payload CODEC |\n"
-		"       drain CODEC N\n");
+		"       drain CODEC N | zerocopy CODEC CAMERA FOURCC all|WxH...\n");
 	return 1;
 }
