@@ -7,11 +7,13 @@
  * alignment), where (device, kind, alignment) come from the plane's
  * alloc_dev: a memory port (vb2_cma_port_create()) or a plain device.
  * The chunk is zeroed, mapped for DMA by the device (one scatterlist
- * entry; the DMA address must be the physical address, as on the S5PV210,
- * which has no IOMMU) and kept in the kernel's cacheable linear map.  User
+ * entry, DMA_BIDIRECTIONAL so that the zeroes are cleaned to memory; the
+ * DMA address must be the physical address, as on the S5PV210, which has
+ * no IOMMU) and kept in the kernel's cacheable linear map.  User
  * mappings are cacheable too: caches are cleaned/invalidated for the
- * device at buf_prepare and for the CPU at buf_finish (and around CPU
- * access to an exported DMABUF).
+ * device at buf_prepare and for the CPU at buf_finish in the queue's
+ * direction, and around CPU access to an exported DMABUF in the direction
+ * of that access.
  *
  * Imported DMABUFs are mapped for the device and accepted only if the
  * mapping is one contiguous range of at least the plane's size (without an
@@ -70,7 +72,7 @@ struct vb2_cma_buf {
 
 	/* MMAP */
 	unsigned long paddr;		/* the chunk */
-	struct sg_table sgt;		/* the chunk, mapped for @dev */
+	struct sg_table sgt;		/* the chunk, mapped for @dev (BIDIRECTIONAL) */
 	struct vb2_vmarea_handler handler;
 	refcount_t refcount;
 
@@ -261,7 +263,7 @@ static void vb2_cma_put(void *buf_priv)
 		return;
 
 	vb2_cma_list_del(buf);
-	dma_unmap_sgtable(buf->dev, &buf->sgt, buf->dma_dir,
+	dma_unmap_sgtable(buf->dev, &buf->sgt, DMA_BIDIRECTIONAL,
 			  DMA_ATTR_SKIP_CPU_SYNC);
 	sg_free_table(&buf->sgt);
 	memunmap(buf->vaddr);
@@ -320,8 +322,17 @@ static void *vb2_cma_alloc(struct vb2_buffer *vb, struct device *dev,
 	if (ret)
 		goto err_unmap;
 	sg_set_page(buf->sgt.sgl, pfn_to_page(PHYS_PFN(paddr)), buf->size, 0);
-	/* This also writes the zeroes back from the CPU caches. */
-	ret = dma_map_sgtable(buf->dev, &buf->sgt, buf->dma_dir, 0);
+	/*
+	 * Mapped DMA_BIDIRECTIONAL, whatever the queue's direction: the
+	 * mapping cleans the zeroes from the CPU caches to memory (on ARM a
+	 * DMA_FROM_DEVICE mapping invalidates instead, and the dirty lines
+	 * holding the zeroes would be discarded: the device and, through a
+	 * later invalidation, user space would see the previous owner's
+	 * data).  The syncs at buf_prepare/buf_finish use the queue's
+	 * direction, and begin/end_cpu_access the one they are given, which a
+	 * bidirectional mapping allows.
+	 */
+	ret = dma_map_sgtable(buf->dev, &buf->sgt, DMA_BIDIRECTIONAL, 0);
 	if (ret)
 		goto err_sgt;
 	buf->dma_addr = sg_dma_address(buf->sgt.sgl);
@@ -340,7 +351,7 @@ static void *vb2_cma_alloc(struct vb2_buffer *vb, struct device *dev,
 	return buf;
 
 err_dma:
-	dma_unmap_sgtable(buf->dev, &buf->sgt, buf->dma_dir,
+	dma_unmap_sgtable(buf->dev, &buf->sgt, DMA_BIDIRECTIONAL,
 			  DMA_ATTR_SKIP_CPU_SYNC);
 err_sgt:
 	sg_free_table(&buf->sgt);
@@ -466,12 +477,18 @@ static void vb2_cma_dmabuf_ops_release(struct dma_buf *dbuf)
 	vb2_cma_put(dbuf->priv);
 }
 
+/*
+ * DMA_BUF_IOCTL_SYNC: @dir is what the CPU does (DMA_FROM_DEVICE: reads,
+ * DMA_TO_DEVICE: writes, DMA_BIDIRECTIONAL: both), which need not be the
+ * exporting queue's direction: a CAPTURE buffer the CPU writes into must
+ * be cleaned at the end, not invalidated (which would drop the writes).
+ */
 static int vb2_cma_dmabuf_ops_begin_cpu_access(struct dma_buf *dbuf,
 					       enum dma_data_direction dir)
 {
 	struct vb2_cma_buf *buf = dbuf->priv;
 
-	dma_sync_sgtable_for_cpu(buf->dev, &buf->sgt, buf->dma_dir);
+	dma_sync_sgtable_for_cpu(buf->dev, &buf->sgt, dir);
 	return 0;
 }
 
@@ -480,7 +497,7 @@ static int vb2_cma_dmabuf_ops_end_cpu_access(struct dma_buf *dbuf,
 {
 	struct vb2_cma_buf *buf = dbuf->priv;
 
-	dma_sync_sgtable_for_device(buf->dev, &buf->sgt, buf->dma_dir);
+	dma_sync_sgtable_for_device(buf->dev, &buf->sgt, dir);
 	return 0;
 }
 
