@@ -22,7 +22,7 @@
  * Copyright (C) 2026 S5PV210 CMA project
  */
 
-#include <linux/delay.h>
+#include <linux/cma.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/module.h>
@@ -31,8 +31,6 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-/* after the mm headers: <linux/cma.h> uses struct page undeclared */
-#include <linux/cma.h>
 
 #include <media/media-device.h>
 #include <media/v4l2-ctrls.h>
@@ -145,6 +143,7 @@ struct codec_dev {
 
 	struct device *port[2];
 	unsigned long port_base[2];
+	unsigned long kind_lo[2], kind_hi[2];	/* cma_info() bounds, or 0 */
 
 	struct mutex mutex;		/* serialises ioctls */
 	spinlock_t lock;		/* protects curr and removed */
@@ -248,6 +247,20 @@ static void codec_adjust_raw(struct v4l2_pix_format *pix)
 		pix->quantization = V4L2_QUANTIZATION_DEFAULT;
 }
 
+/*
+ * The bitstream's colorimetry: OUTPUT's primaries, transfer function and
+ * Y'CbCr encoding (the samples are coded as they are), but always full
+ * range, which is what the JFIF header of every frame declares.
+ */
+static void codec_coded_colorimetry(struct codec_ctx *ctx,
+				    struct v4l2_pix_format *pix)
+{
+	pix->colorspace = ctx->raw.colorspace;
+	pix->xfer_func = ctx->raw.xfer_func;
+	pix->ycbcr_enc = ctx->raw.ycbcr_enc;
+	pix->quantization = V4L2_QUANTIZATION_FULL_RANGE;
+}
+
 static void codec_adjust_coded(struct codec_ctx *ctx,
 			       struct v4l2_pix_format *pix)
 {
@@ -260,10 +273,7 @@ static void codec_adjust_coded(struct codec_ctx *ctx,
 	pix->sizeimage = clamp_t(u32, PAGE_ALIGN(pix->sizeimage), min,
 				 MAX_CAPTURE_SIZE);
 	pix->field = V4L2_FIELD_NONE;
-	pix->colorspace = ctx->raw.colorspace;
-	pix->xfer_func = ctx->raw.xfer_func;
-	pix->ycbcr_enc = ctx->raw.ycbcr_enc;
-	pix->quantization = ctx->raw.quantization;
+	codec_coded_colorimetry(ctx, pix);
 	pix->flags = 0;
 }
 
@@ -354,18 +364,18 @@ static int codec_s_fmt_out(struct file *file, void *priv,
 	ctx->raw = f->fmt.pix;
 	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat);
 	/*
-	 * The coded size follows the raw one, unless CAPTURE is in use;
-	 * the colorimetry always does.
+	 * CAPTURE follows: its buffer size too unless it has buffers (then
+	 * a frame that does not fit comes back in error, and the log says
+	 * how much it needs), its picture size and colorimetry always.
 	 */
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, V4L2_BUF_TYPE_VIDEO_CAPTURE);
 	if (!vb2_is_busy(vq)) {
 		ctx->coded.sizeimage = 0;
 		codec_adjust_coded(ctx, &ctx->coded);
 	} else {
-		ctx->coded.colorspace = ctx->raw.colorspace;
-		ctx->coded.xfer_func = ctx->raw.xfer_func;
-		ctx->coded.ycbcr_enc = ctx->raw.ycbcr_enc;
-		ctx->coded.quantization = ctx->raw.quantization;
+		ctx->coded.width = ctx->raw.width;
+		ctx->coded.height = ctx->raw.height;
+		codec_coded_colorimetry(ctx, &ctx->coded);
 	}
 	return 0;
 }
@@ -608,21 +618,26 @@ static irqreturn_t codec_irq(int irq, void *priv)
 	return IRQ_HANDLED;
 }
 
-/* A job that never ends (or a removed device): reset and fail it. */
-static void codec_abort_job(struct codec_dev *dev, const char *why)
+/*
+ * Fail the job on the device, resetting it: any job, or only @only's when
+ * given.  @why, when given, is logged.
+ */
+static void codec_abort_job(struct codec_dev *dev, struct codec_ctx *only,
+			    const char *why)
 {
 	struct codec_ctx *ctx;
 	unsigned long flags;
 
 	spin_lock_irqsave(&dev->lock, flags);
 	ctx = dev->curr;
-	if (!ctx) {
+	if (!ctx || (only && ctx != only)) {
 		spin_unlock_irqrestore(&dev->lock, flags);
 		return;
 	}
 	if (!dev->removed) {
 		codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
-		dev_err(dev->dev, "%s: device reset\n", why);
+		if (why)
+			dev_err(dev->dev, "%s: device reset\n", why);
 	}
 	codec_job_done(dev, ctx, VB2_BUF_STATE_ERROR, 0);
 	spin_unlock_irqrestore(&dev->lock, flags);
@@ -642,12 +657,12 @@ static void codec_watchdog(struct work_struct *work)
 	late = dev->curr && time_after_eq(jiffies, dev->job_start + timeout);
 	spin_unlock_irqrestore(&dev->lock, flags);
 	if (late)
-		codec_abort_job(dev, "encode timed out");
+		codec_abort_job(dev, NULL, "encode timed out");
 }
 
 static void codec_abort_work(struct work_struct *work)
 {
-	codec_abort_job(container_of(work, struct codec_dev, abort_work),
+	codec_abort_job(container_of(work, struct codec_dev, abort_work), NULL,
 			"device removed");
 }
 
@@ -899,8 +914,15 @@ static int codec_release(struct file *file)
 	struct codec_ctx *ctx = file_to_ctx(file);
 
 	v4l2_fh_del(&ctx->fh);
+	/*
+	 * A frame of this context still on the device is of no use now:
+	 * fail it at once rather than wait for it (up to the 2 s job
+	 * timeout on a stuck device) holding dev->mutex, which every other
+	 * context's ioctls need.  A job started after this is waited for
+	 * (it takes milliseconds).
+	 */
+	codec_abort_job(dev, ctx, NULL);
 	mutex_lock(&dev->mutex);
-	/* Waits for the context's running job, which always ends. */
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	mutex_unlock(&dev->mutex);
 	v4l2_ctrl_handler_free(&ctx->hdl);
@@ -947,6 +969,8 @@ static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
 	       ALIGN(info.upper_bound - PORT_WINDOW, PORT_BASE_ALIGN) : 0;
 	base = min(base, ALIGN_DOWN(info.lower_bound, PORT_BASE_ALIGN));
 	dev->port_base[p] = base;
+	dev->kind_lo[p] = info.lower_bound;
+	dev->kind_hi[p] = info.upper_bound;
 	dev_info(dev->dev,
 		 "port %c (kind \"%s\"): regions 0x%08lx-0x%08lx, window 0x%08lx-0x%08lx\n",
 		 'A' + p, kind, info.lower_bound, info.upper_bound - 1, base,
@@ -1015,6 +1039,19 @@ static int codec_probe(struct platform_device *pdev)
 	}
 	codec_place_port(dev, PORT_A, "a");
 	codec_place_port(dev, PORT_B, "b");
+	/*
+	 * Kinds "a" and "b" in the same memory (one region for both, say) is
+	 * a placement error the device will report at every job: known now,
+	 * so say so at probe too.
+	 */
+	if (dev->kind_hi[PORT_A] && dev->kind_hi[PORT_B] &&
+	    dev->kind_lo[PORT_A] < dev->kind_hi[PORT_B] &&
+	    dev->kind_lo[PORT_B] < dev->kind_hi[PORT_A])
+		dev_err(dev->dev,
+			"placement error: kinds \"a\" (0x%08lx-0x%08lx) and \"b\" (0x%08lx-0x%08lx) share memory, the device will refuse every job; cma_map= must put %s/a and %s/b in different banks\n",
+			dev->kind_lo[PORT_A], dev->kind_hi[PORT_A] - 1,
+			dev->kind_lo[PORT_B], dev->kind_hi[PORT_B] - 1,
+			dev_name(dev->dev), dev_name(dev->dev));
 
 	/* A media device, so that the video node's function is known */
 	dev->mdev.dev = &pdev->dev;
@@ -1105,7 +1142,7 @@ static int codec_remove(struct platform_device *pdev)
 	free_irq(dev->irq, dev);
 	cancel_delayed_work_sync(&dev->watchdog);
 	/* The job that was running, if any, fails now */
-	codec_abort_job(dev, "device removed");
+	codec_abort_job(dev, NULL, "device removed");
 
 	/*
 	 * Unregister last, as vim2m does: open files see -ENODEV until they
