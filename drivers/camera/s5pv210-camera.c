@@ -145,6 +145,7 @@ struct cam_dev {
 	struct cam_buffer *slot[CAM_SLOTS];
 	unsigned int head;		/* oldest slot the block owns */
 	unsigned int count;		/* slots the block owns */
+	u64 interval_ns;		/* frame interval while streaming */
 };
 
 static inline u32 cam_read(struct cam_dev *cam, u32 reg)
@@ -246,7 +247,7 @@ static void cam_fill_slots(struct cam_dev *cam)
 static irqreturn_t cam_irq(int irq, void *data)
 {
 	struct cam_dev *cam = data;
-	u32 status, armed, failed, error = 0;
+	u32 status, armed, failed, newest, error = 0;
 	u64 now;
 
 	status = cam_read(cam, CAM_INT_STATUS);
@@ -264,10 +265,13 @@ static irqreturn_t cam_irq(int irq, void *data)
 	/* A slot's error bit is set before it is disarmed: read in this order */
 	armed = cam_read(cam, CAM_BUF_STATUS);
 	failed = cam_read(cam, CAM_BUF_ERROR);
+	/* The frame due last (about now): the others are older by intervals */
+	newest = cam_read(cam, CAM_FRAME_COUNT) - 1;
 	while (cam->count && !(armed & BIT(cam->head))) {
 		unsigned int n = cam->head;
 		struct cam_buffer *buf = cam->slot[n];
 		enum vb2_buffer_state state = VB2_BUF_STATE_DONE;
+		u32 age;
 
 		if (failed & BIT(n)) {
 			cam_write(cam, CAM_BUF_ERROR, BIT(n));
@@ -281,7 +285,16 @@ static irqreturn_t cam_irq(int irq, void *data)
 		cam->count--;
 		buf->vb.sequence = cam_read(cam, CAM_SEQ(n));
 		buf->vb.field = V4L2_FIELD_NONE;
-		buf->vb.vb2_buf.timestamp = now;
+		/*
+		 * The block has no timestamps: a frame ended one interval
+		 * after the one before, so when one interrupt completes
+		 * several buffers each gets its own time, not all the same.
+		 */
+		age = newest - buf->vb.sequence;
+		if (age > CAM_SLOTS * 4)	/* not a frame of this run */
+			age = 0;
+		buf->vb.vb2_buf.timestamp = now - min_t(u64, now,
+							age * cam->interval_ns);
 		vb2_buffer_done(&buf->vb.vb2_buf, state);
 	}
 	if (cam->streaming)
@@ -408,6 +421,8 @@ static int cam_start_streaming(struct vb2_queue *q, unsigned int count)
 	cam_write(cam, CAM_INT_ENABLE, INT_FRAME_DONE | INT_ERROR);
 	cam->head = 0;
 	cam->count = 0;
+	cam->interval_ns = div_u64((u64)iv->numerator * NSEC_PER_SEC,
+				   iv->denominator);
 	cam->streaming = true;
 	cam_fill_slots(cam);
 	cam_write(cam, CAM_CTRL, CTRL_RUN | cam->flip);
