@@ -27,6 +27,7 @@
  * where <port> is the name of the alloc_dev (e.g. "fb200000.camera:y").
  */
 
+#include <linux/cma.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-buf.h>
@@ -40,8 +41,6 @@
 #include <linux/scatterlist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-/* after <linux/mm.h>: it names struct page without declaring it */
-#include <linux/cma.h>
 
 #include <media/videobuf2-memops.h>
 #include <media/videobuf2-v4l2.h>
