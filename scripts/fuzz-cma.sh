@@ -25,8 +25,9 @@
 # from the tree's mm/cma-parse.c and mm/cma-regions.c, cached in
 # $S5P_CACHE/fuzz/build-<hash of its inputs>.  The seeds are every cma= /
 # cma_map= example of docs/, README.md, kernel-patches/ (cover letter,
-# kernel Documentation, board defaults, KUnit tests), tests/ and
-# bench/traces/, plus tests/host/fuzz/seeds/.  One process, one core.
+# kernel Documentation, board defaults, KUnit tests), tests/,
+# bench/traces/ and ../shared/docs/cma-spec.md if present, plus
+# tests/host/fuzz/seeds/.  One process, one core.
 #
 # Prints the executions, the coverage (edges and features), the corpus,
 # and each crash with the path of its input; exits 1 on a crash.
@@ -94,9 +95,13 @@ out=${out:-$S5P_CACHE/fuzz/run-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$out/crashes" || s5p_die "cannot create $out"
 seeds=$out/seeds
 rm -rf "$seeds"
+# The CMA contract (../shared/docs/cma-spec.md) sits next to the checkout
+# when there is one; its examples are also in tests/host/fuzz/seeds/.
+spec=()
+[ ! -f "$S5P_TOP/../shared/docs/cma-spec.md" ] || spec=("$S5P_TOP/../shared/docs/cma-spec.md")
 (cd "$S5P_TOP" && python3 "$fz/seeds.py" "$seeds" README.md docs/*.md \
 	kernel-patches/*.patch tests/guest/*.sh tests/suites/*.sh tests/host/cma/test-cma.c \
-	bench/traces/*.trace) >"$out/seeds.log" || s5p_die "seed extraction failed (see $out/seeds.log)"
+	bench/traces/*.trace "${spec[@]}") >"$out/seeds.log" || s5p_die "seed extraction failed (see $out/seeds.log)"
 cp "$fz"/seeds/* "$seeds"/
 nseeds=$(find "$seeds" -type f | wc -l)
 if [ -z "$corpus" ]; then
