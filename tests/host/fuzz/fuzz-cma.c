@@ -26,7 +26,8 @@
  *      from; every region parsed is either reserved or named in one
  *      "cma: error: region <name>:" line;
  *   3. the regions reserved are page sized, aligned, in RAM and disjoint,
- *      their parameters hold no parenthesis (docs/cma.md), and each
+ *      their parameters hold no parenthesis (docs/cma.md) and are ones
+ *      their allocator takes (where allocators check them), and each
  *      region line describes the region as the kernel holds it;
  *   4. round trip: the log's region lines, written back in cma= syntax
  *      (NAME=SIZE@BASE/ALIGN:ALLOCATOR(PARAMS)), and its map rule lines,
@@ -576,6 +577,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r->alloc_params && strpbrk(r->alloc_params, "()"))
 			fail("region %s: parameters \"%s\" hold a parenthesis (a later region swallowed?)",
 			     r->name, r->alloc_params);
+#ifdef HAVE_CHECK_PARAMS
+		/* Parameters are checked while parsing (issue 10). */
+		if (r->alloc_params &&
+		    (!r->alloc->check_params || r->alloc->check_params(r->alloc_params)))
+			fail("region %s: allocator %s was given \"%s\", which it refuses",
+			     r->name, r->alloc->name, r->alloc_params);
+#endif
 		if (!r->size || r->size % PAGE_SIZE || r->alignment < PAGE_SIZE ||
 		    (r->alignment & (r->alignment - 1)) || r->start % r->alignment)
 			fail("region %s: start %#lx size %#lx align %#lx", r->name,
@@ -665,10 +673,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/*
+ * An allocator that takes parameters, so that PARAMS stay in the round
+ * trip when the built-in ones refuse theirs: "fz", best fit under another
+ * name, taking any parameters but those holding "bad".
+ */
+static struct cma_allocator fz_allocator;
+
+#ifdef HAVE_CHECK_PARAMS
+static const char *fz_check_params(const char *params)
+{
+	return strstr(params, "bad") ? "does not take \"bad\"" : NULL;
+}
+#endif
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	shim_log_echo = 0;
+	fz_allocator = cma_bf_allocator;
+	fz_allocator.name = "fz";
+#ifdef HAVE_CHECK_PARAMS
+	fz_allocator.check_params = fz_check_params;
+#endif
+	if (cma_allocator_register(&fz_allocator)) {
+		fprintf(stderr, "fuzz-cma: cannot register the allocator fz\n");
+		abort();
+	}
 	return 0;
 }
