@@ -82,6 +82,10 @@ check_debugfs() {
 }
 
 scenario_defaults() {
+	# The KUnit suite, when it is a module (CONFIG_CMA_REGIONS_KUNIT_TEST=m),
+	# runs now; its report goes to the console log, which
+	# tests/suites/40-cma-guest.sh reads (built in, it ran at boot).
+	modprobe -q cma-regions-test 2>/dev/null
 	check_eq "CMA boot log: cma= is the platform default" \
 		"cma: cma=$DEF_CMA (platform default)" "$(klog | grep '^cma: cma=')"
 	check_eq "CMA boot log: cma_map= is the platform default" \
@@ -167,6 +171,20 @@ EOF
 	check "CMA: mmap reads back what was written (chunk 2)" grep -q '^  4: 0x100000 bytes of 0x3c$' $T/mmap.out
 	check "CMA: mmap of the whole chunk" grep -q '^  3: mmap +0x0/0x100000: ok$' $T/mmap.out
 	check "CMA: mmap beyond the chunk: ENOSPC" grep -q '^  3: mmap +0x100000/0x1000: ENOSPC$' $T/mmap.out
+
+	# The same memory handed out again holds zeroes, not what the previous
+	# owner wrote there (the session above filled it with 0xa5 and 0x3c).
+	session zero <<EOF
+a s5p-cam 1M
+a s5p-cam 1M
+check 3 0x00
+check 4 0x00
+EOF
+	check_eq "CMA: new chunks are where the filled ones were" \
+		"$(chunks_of $T/mmap.out | head -n 2 | cut -d' ' -f3)" \
+		"$(chunks_of $T/zero.out | head -n 2 | cut -d' ' -f3)"
+	check "CMA: a new chunk is zeroed (chunk 1)" grep -q '^  3: 0x100000 bytes of 0x00$' $T/zero.out
+	check "CMA: a new chunk is zeroed (chunk 2)" grep -q '^  4: 0x100000 bytes of 0x00$' $T/zero.out
 
 	# Record a session, then replay it: the same addresses come back.
 	session record -r $T/rec <<EOF
@@ -306,16 +324,21 @@ cma: error: cma=bad.5=1M: '.' is not allowed in a name; region refused
 cma: error: cma=ok=2M: duplicate name; region refused
 cma: error: cma=bad6=1M:bf(x: unclosed '('; region refused
 cma: error: cma=ovl2=1M@0x44100000: 0x44100000-0x441fffff overlaps region ovl; region refused
+cma: error: cma=r64=64M:ff(x): allocator ff takes no parameters; region refused
+cma: error: cma=bad7=1M:bf(: unclosed '('; region refused
 cma: error: region bad4: 0x60000000-0x600fffff is not RAM; region refused
 cma: error: cma_map=nope: no '='; rule dropped
 cma: error: cma_map=x=missing,ok: no region missing; skipped
 cma: error: cma_map=a*b=ok: '*' must end a pattern; rule dropped"
 		check_eq "CMA: one message per problem, nothing else" "$expect" "$(errors)"
 		check_eq "CMA boot log: summary" \
-			"cma: 2 regions reserved (3072 KiB), 2 map rules, 11 problems" \
+			"cma: 3 regions reserved (4096 KiB), 2 map rules, 13 problems" \
 			"$(klog | grep '^cma: [0-9]* regions reserved')"
 		check_eq "CMA: the good region ovl is where asked" \
 			"cma: region ovl: base=0x44000000 size=0x00200000 align=0x1000 allocator=bf" "$(region_line ovl)"
+		check_eq "CMA: the region after an unclosed '(' is parsed" \
+			"ff" "$(field "$(region_line ovl3)" allocator)"
+		check_eq "CMA: nothing is reserved for r64=64M:ff(x)" "" "$(region_line r64)"
 		session route <<EOF
 a s5p-cam 4K
 a x 4K

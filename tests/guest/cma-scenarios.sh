@@ -14,7 +14,7 @@ cma_append() {
 		echo "cma_map=*/*=cam;s5p-codec/a=codec-a"
 		;;
 	goni:bad)
-		echo "cma=ok=1M;bad1=0;bad2=1M/3;bad3=1M:nope;bad4=1M@0x60000000;bad.5=1M;ok=2M;bad6=1M:bf(x;ovl=2M@0x44000000;ovl2=1M@0x44100000" \
+		echo "cma=ok=1M;bad1=0;bad2=1M/3;bad3=1M:nope;bad4=1M@0x60000000;bad.5=1M;ok=2M;bad6=1M:bf(x;ovl=2M@0x44000000;ovl2=1M@0x44100000;r64=64M:ff(x);bad7=1M:bf(;ovl3=1M:ff()" \
 			"cma_map=s5p-cam=ok;nope;x=missing,ok;a*b=ok"
 		;;
 	aquila:bad)

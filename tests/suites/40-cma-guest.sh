@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
-# The CMA framework in the guest, on both boards: the KUnit tests built into
-# the kernel (KTAP from the console log), and /tests/cma-guest.sh after three
-# boots per board (tests/guest/cma-scenarios.sh): the board defaults, cma=
-# and cma_map= given on the command line, and malformed strings.
+# The CMA framework in the guest, on both boards: the KUnit tests (KTAP from
+# the console log: built in, they run at boot; as the module
+# cma-regions-test, the defaults scenario loads it), and /tests/cma-guest.sh
+# after three boots per board (tests/guest/cma-scenarios.sh): the board
+# defaults, cma= and cma_map= given on the command line, and malformed
+# strings; and one Goni boot with a device tree /memreserve/ where a region
+# would otherwise go.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 259
+t_plan 273
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"
 
 # ktap LOG BOARD: the cma-regions KUnit suite's results in a console log.
@@ -33,6 +36,42 @@ ktap() {
 	[ "$n" -gt 0 ] || t_fail "$board: no KUnit cma-regions results in the console log"
 }
 
+# dt_reserve: the regions are placed after the device tree's reservations.
+# The boards' device trees reserve nothing, so Goni boots once (no
+# initramfs: the log up to the root mount is enough) with its device tree
+# plus "/memreserve/ 0x57f00000 0x100000", the top MiB of its highest bank,
+# where memblock puts a region given no START: fw must land below it, and
+# pin, given a START inside it, must be refused.
+below_reserve() { [ -n "$1" ] && [ $(($1 + 0x100000)) -le $((0x57f00000)) ]; }
+dt_reserve() {
+	local dts=$T_TMP/dtres.dts dtb=$T_TMP/dtres.dtb log=$T_TMP/dtres.log
+	local paths t=120 fw
+	paths=$(
+		. "$S5P_TOP/scripts/lib/qemu.sh" && . "$S5P_TOP/scripts/lib/kernel.sh" &&
+			s5p_qemu_build && s5p_kernel_build goni "${S5P_FLAVOUR:-default}" &&
+			s5p_dtb goni && printf '%s %s %s\n' "$QEMU" "$KIMAGE" "$DTB"
+	) 2>"$T_TMP/dtres.err"
+	set -- $paths
+	if [ $# != 3 ] || ! dtc -q -I dtb -O dts -o "$dts" "$3" ||
+		! sed -i '0,/^\/dts-v1\/;/s//&\n\/memreserve\/ 0x57f00000 0x00100000;/' "$dts" ||
+		! dtc -q -I dts -O dtb -o "$dtb" "$dts"; then
+		t_fail "goni, DT /memreserve/: no kernel, QEMU or device tree to boot"
+		t_fail "goni, DT /memreserve/: a region pinned on it is refused"
+		tail -n 5 "$T_TMP/dtres.err" | sed 's/^/#   /'
+		return
+	fi
+	[ "${S5P_FLAVOUR:-default}" = default ] || t=900
+	timeout -k 5 $t "$1" -M goni -kernel "$2" -dtb "$dtb" -display none -no-reboot \
+		-monitor none -serial "file:$log" \
+		-append "console=ttySAC0,115200n8 earlycon panic=-1 cma=fw=1M;pin=512K@0x57f80000 cma_map=" \
+		>/dev/null 2>&1
+	fw=$(sed -n 's/.*cma: region fw: base=\(0x[0-9a-f]*\) .*/\1/p' "$log")
+	t_check "goni, DT /memreserve/ 0x57f00000+1M: region fw is placed below it (at ${fw:-nowhere})" \
+		below_reserve "$fw"
+	t_check "goni, DT /memreserve/: a region pinned on it is refused" \
+		grep -q 'cma: error: region pin: 0x57f80000-0x57ffffff is not free (already reserved); region refused' "$log"
+}
+
 for board in goni aquila; do
 	boot=$S5P_TOP/scripts/boot-$board.sh
 	if [ ! -x "$boot" ]; then
@@ -55,5 +94,6 @@ for board in goni aquila; do
 		[ "$scenario" != defaults ] || ktap "$log" "$board"
 	done
 done
+dt_reserve
 
 t_done

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/memblock.h>
 #include <linux/mutex.h>
@@ -175,6 +176,42 @@ ssize_t strscpy(char *dest, const char *src, size_t count)
 	}
 	memcpy(dest, src, n + 1);
 	return n;
+}
+
+/*
+ * Pages: clear_highpage() and free_reserved_page() on frame numbers.  The
+ * harness checks how many pages were cleared or given back, and the
+ * lowest and highest frame numbers among them, since the last reset.
+ */
+long shim_pages_cleared, shim_pages_given_back, shim_kmemleak_ignored;
+unsigned long shim_cleared_lo, shim_cleared_hi;
+static pthread_mutex_t shim_page_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void clear_highpage(struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	pthread_mutex_lock(&shim_page_lock);
+	if (!shim_pages_cleared++ || pfn < shim_cleared_lo)
+		shim_cleared_lo = pfn;
+	if (pfn > shim_cleared_hi)
+		shim_cleared_hi = pfn;
+	pthread_mutex_unlock(&shim_page_lock);
+}
+
+void free_reserved_page(struct page *page)
+{
+	pthread_mutex_lock(&shim_page_lock);
+	shim_pages_given_back++;
+	pthread_mutex_unlock(&shim_page_lock);
+}
+
+void shim_pages_reset(void)
+{
+	shim_pages_cleared = 0;
+	shim_pages_given_back = 0;
+	shim_cleared_lo = 0;
+	shim_cleared_hi = 0;
 }
 
 /* memblock: a few banks of RAM and a list of reserved ranges. */

@@ -7,6 +7,10 @@ extern long shim_live_objects, shim_fail_after, shim_allocations;
 extern char shim_log[];
 extern int shim_log_echo, shim_warnings;
 
+extern long shim_pages_cleared, shim_pages_given_back, shim_kmemleak_ignored;
+extern unsigned long shim_cleared_lo, shim_cleared_hi;
+
+void shim_pages_reset(void);
 void shim_log_clear(void);
 int shim_log_count(const char *needle);
 void shim_memblock_reset(void);

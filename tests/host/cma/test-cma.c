@@ -99,13 +99,22 @@ static const char *const allocator_names[] = {
 };
 #define NR_ALLOCATORS (sizeof(allocator_names) / sizeof(allocator_names[0]))
 
-/* A second allocator, "foo", which is best-fit under another name. */
+/*
+ * A second allocator, "foo", which is best-fit under another name and
+ * takes any parameters but "bad" ones.
+ */
 static struct cma_allocator foo_allocator;
+
+static const char *foo_params(const char *params)
+{
+	return strstr(params, "bad") ? "does not take \"bad\"" : NULL;
+}
 
 static void register_foo(void)
 {
 	foo_allocator = cma_bf_allocator;
 	foo_allocator.name = "foo";
+	foo_allocator.check_params = foo_params;
 	if (cma_allocator_register(&foo_allocator))
 		fail_at(__LINE__, "cannot register foo");
 }
@@ -161,10 +170,24 @@ static const struct region_case region_cases[] = {
 	{ "a=1M:", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
 	{ "a=1M:bf", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
 	{ "a=1M:bf()", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
-	{ "a=1M:(x=1;y,z)", 0, NULL, { { "a", 0, MiB, 4096, "bf", "x=1;y,z" } } },
+	{ "a=1M:foo(x=1;y,z)", 0, NULL, { { "a", 0, MiB, 4096, "foo", "x=1;y,z" } } },
 	{ "a=1M:foo(p),b=1M", 0, NULL,
 	  { { "a", 0, MiB, 4096, "foo", "p" }, { "b", 0, MiB, 4096, "bf" } } },
 	/* One problem each; the rest is kept */
+	/* Parameters are refused at parse time unless the allocator takes them. */
+	{ "a=1M:(x);b=1M", 1, "cma=a=1M:(x): allocator bf takes no parameters; region refused",
+	  { { "b", 0, MiB, 4096, "bf" } } },
+	{ "a=1M:bf(x)", 1, "cma=a=1M:bf(x): allocator bf takes no parameters; region refused",
+	  { { NULL } } },
+	{ "a=1M:foo(bad)", 1, "cma=a=1M:foo(bad): allocator foo does not take \"bad\"",
+	  { { NULL } } },
+	/* An unclosed '(' ends its region at the next separator, not later. */
+	{ "cam=8M:bf(;codec=8M:bf()", 1, "cma=cam=8M:bf(: unclosed '('; region refused",
+	  { { "codec", 0, 8 * MiB, 4096, "bf" } } },
+	{ "a=1M:foo(x(y)z);b=1M", 1, "cma=a=1M:foo(x(y)z): unclosed '('; region refused",
+	  { { "b", 0, MiB, 4096, "bf" } } },
+	{ "a=1M:foo(x;b=1M:foo(y)", 1, "cma=a=1M:foo(x: unclosed '('; region refused",
+	  { { "b", 0, MiB, 4096, "foo", "y" } } },
 	{ "a", 1, "cma=a: no '=SIZE'; region refused", { { NULL } } },
 	{ "=1M;b=1M", 1, "cma==1M: empty name; region refused",
 	  { { "b", 0, MiB, 4096, "bf" } } },
@@ -240,23 +263,26 @@ static void test_region_allocator(const char *name)
 {
 	struct cma_region regs[CMA_MAX_REGIONS];
 	struct cma_report rep = { .quiet = true };
-	char str[200];
+	char str[200], msg[300];
 	unsigned int nr;
 
-	begin("cma=: allocator %s picked by name, with and without parameters", name);
+	begin("cma=: allocator %s picked by name; parameters refused when parsed", name);
 	snprintf(str, sizeof(str), "a=1M:%s;b=2M@0x40000000/64K:%s(x=1,y);c=1M:%s();d=1M:%s(",
 		 name, name, name, name);
 	nr = cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep);
-	CHECKF(nr == 3, "%u regions", nr);
-	CHECKF(rep.problems == 1 && strstr(rep.last, "unclosed '('"), "%u problems (last: %s)",
+	CHECKF(nr == 2, "%u regions", nr);
+	CHECKF(rep.problems == 2 && strstr(rep.last, "unclosed '('"), "%u problems (last: %s)",
 	       rep.problems, rep.last);
-	if (nr == 3) {
+	if (nr == 2) {
 		CHECK(regs[0].alloc && !strcmp(regs[0].alloc->name, name) && !regs[0].alloc_params);
-		CHECK(regs[1].alloc && !strcmp(regs[1].alloc->name, name) &&
-		      regs[1].alloc_params && !strcmp(regs[1].alloc_params, "x=1,y"));
-		CHECK(regs[1].start == 0x40000000 && regs[1].alignment == 64 * KiB);
-		CHECK(regs[2].alloc && !strcmp(regs[2].alloc->name, name) && !regs[2].alloc_params);
+		CHECK(!strcmp(regs[1].name, "c"));
+		CHECK(regs[1].alloc && !strcmp(regs[1].alloc->name, name) && !regs[1].alloc_params);
 	}
+	snprintf(str, sizeof(str), "b=2M@0x40000000/64K:%s(x=1,y)", name);
+	snprintf(msg, sizeof(msg), "cma=%s: allocator %s takes no parameters; region refused",
+		 str, name);
+	CHECK(cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep) == 0);
+	CHECKF(!strcmp(rep.last, msg), "%s", rep.last);
 	CHECK(cma_allocator_find(name) && !strcmp(cma_allocator_find(name)->name, name));
 	end();
 }
@@ -742,7 +768,7 @@ static void test_ff_fixed(const char *name)
 	long objects = shim_live_objects;
 	static struct holes hs;
 
-	begin("%s: first fit, alignment slack kept, split and merges, parameters refused", name);
+	begin("%s: first fit, alignment slack kept, split and merges", name);
 	reg.alloc = cma_allocator_find(name);
 	CHECK(reg.alloc && !strcmp(reg.alloc->name, name));
 	if (!reg.alloc || cma_region_init(&reg)) {
@@ -789,11 +815,6 @@ static void test_ff_fixed(const char *name)
 	cma_region_cleanup(&reg);
 	CHECK(shim_live_objects == objects);
 
-	/* Parameters: the allocator refuses to start, with one message. */
-	reg.alloc_params = "x";
-	CHECK(cma_region_init(&reg) == -EINVAL);
-	CHECKF(shim_log_count("takes no parameters") == 1, "log: %s", shim_log);
-	CHECK(shim_live_objects == objects);
 	end();
 }
 
@@ -1167,7 +1188,7 @@ static void boot_spec_example(void)
 	CHECK_LOG("cma: error: cma=r3=64M@512M:foo: 0x20000000-0x23ffffff overlaps region r1; region refused");
 	CHECK_ERRORS(1);
 	shim_run_initcalls();
-	CHECK(in_log("cma: bf: region r1: bf takes no parameters; \"bar\" ignored") == 1);
+	CHECK(shim_log_count("parameters") == 0);
 	end();
 }
 
@@ -1279,6 +1300,90 @@ static void boot_early_region(void)
 		dump_log();
 	end();
 }
+
+/* Threads for boot_put_from(): bigphysarea's way of freeing, and a bystander. */
+struct put_from_arg {
+	struct cma_region *reg;
+	unsigned int seed, steps;
+	int bad;
+};
+
+static void *put_from_double(void *data)
+{
+	struct put_from_arg *arg = data;
+	unsigned long x;
+	unsigned int i;
+	int r1, r2;
+
+	for (i = 0; i < arg->steps; i++) {
+		x = cma_alloc_from(arg->reg, "bp", NULL, 4096 << (rand_r(&arg->seed) % 3), 0);
+		if (IS_ERR_VALUE(x))
+			continue;
+		/* A double free: the second must find nothing of "bp" there. */
+		r1 = cma_put_from(arg->reg, "bp", x);
+		r2 = cma_put_from(arg->reg, "bp", x);
+		if (r1 != 1 || r2 != -ENOENT)
+			arg->bad = 1;
+	}
+	return NULL;
+}
+
+static void *put_from_bystander(void *data)
+{
+	struct put_from_arg *arg = data;
+	unsigned long x;
+	unsigned int i;
+
+	for (i = 0; i < arg->steps; i++) {
+		x = cma_alloc_from(arg->reg, "other", NULL, 4096, 0);
+		if (IS_ERR_VALUE(x))
+			continue;
+		/* Nobody else may have freed it: it is still ours, whole. */
+		if (cma_put_from(arg->reg, "bp", x) != -ENOENT || cma_put(x) != 1)
+			arg->bad = 1;
+	}
+	return NULL;
+}
+
+static void boot_put_from(void)
+{
+	struct boot b = { "own=64K:ff", "" };
+	struct put_from_arg args[3];
+	struct cma_region *reg;
+	pthread_t th[3];
+	unsigned long x;
+	int i;
+
+	begin("api: cma_put_from() frees only its owner's chunk, once, even racing");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	reg = cma_region_find("own");
+	CHECK(reg != NULL);
+	if (!reg) {
+		end();
+		return;
+	}
+	x = cma_alloc_from(reg, "bp", NULL, 4096, 0);
+	CHECK(!IS_ERR_VALUE(x));
+	CHECK(cma_put_from(reg, "other", x) == -ENOENT);
+	CHECK(cma_put_from(NULL, "bp", x) == -ENOENT);
+	CHECK(cma_get(x) == 0);
+	CHECK(cma_put_from(reg, "bp", x) == 0);
+	CHECK(cma_put_from(reg, "bp", x) == 1);
+	CHECK(cma_put_from(reg, "bp", x) == -ENOENT);
+	CHECK(shim_log_count("no chunk") == 0);
+	for (i = 0; i < 3; i++) {
+		args[i] = (struct put_from_arg){ reg, 77 + i, 3000, 0 };
+		pthread_create(&th[i], NULL, i ? put_from_bystander : put_from_double, &args[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		pthread_join(th[i], NULL);
+		CHECKF(!args[i].bad, "thread %d saw a wrong result", i);
+	}
+	CHECK(reg->nr_chunks == 0 && reg->used == 0);
+	CHECK(shim_warnings == 0);
+	end();
+}
 #endif
 
 static void boot_kmalloc_failures(void)
@@ -1315,13 +1420,135 @@ static void boot_init_failure(void)
 {
 	struct boot b = { "a=4M@0x40000000;b=1M", "*=a,b" };
 
-	begin("boot: a region whose allocator fails to start is reported and skipped");
+	struct cma_info info;
+
+	begin("boot: a region whose allocator fails to start is reported and its memory given back");
 	CHECK(boot(&b) == 2);
+	shim_pages_reset();
 	shim_fail_after = 0;		/* bf's first kzalloc(), for region a */
 	shim_run_initcalls();
 	shim_fail_after = -1;
-	CHECK_LOG("cma: error: region a: allocator bf failed to start (-12); region unused");
+	CHECK_LOG("cma: error: region a: allocator bf failed to start (-12); memory given back");
+	CHECKF(shim_pages_given_back == 1024, "%ld pages given back", shim_pages_given_back);
 	CHECK(cma_alloc(dev("x"), NULL, 4096, 0) == 0x57f00000);
+	CHECK(cma_info(&info, dev("x"), NULL) == 0);
+	CHECKF(info.count == 1 && info.lower_bound == 0x57f00000 &&
+	       info.upper_bound == 0x58000000, "%u regions, %#lx-%#lx", info.count,
+	       info.lower_bound, info.upper_bound);
+	end();
+}
+
+/* Parameters an allocator does not take never reserve anything. */
+static void boot_params_refused(void)
+{
+	struct boot b = { "r=64M:ff(x);s=1M@0x40000000:bf(y);t=1M", "*=t" };
+
+	begin("boot: cma=r=64M:ff(x) is refused when parsed and reserves nothing");
+	register_foo();
+	CHECK(boot(&b) == 1);
+	CHECK_ERRORS(2);
+	CHECK(in_log("cma: error: cma=s=1M@0x40000000:bf(y): allocator bf takes no parameters; region refused") == 1);
+	CHECK(!shim_is_reserved_exactly(0x40000000, MiB));
+	CHECK(!shim_is_reserved_exactly(0x54000000, 64 * MiB));
+	CHECK(!memblock_is_region_reserved(0x50000000, 64 * MiB - MiB));
+	CHECK_LOG("cma: region t: base=0x57f00000 size=0x00100000 align=0x1000 allocator=bf");
+	CHECK_LOG("cma: 1 regions reserved (1024 KiB), 1 map rules, 2 problems");
+	shim_run_initcalls();
+	CHECK(shim_log_count("given back") == 0);
+	end();
+}
+
+/* The example: an unclosed '(' swallows nothing after it. */
+static void boot_unclosed(void)
+{
+	struct boot b = { "cam=8M:bf(;codec=8M:bf()", "" };
+
+	begin("boot: cma=cam=8M:bf(;codec=8M:bf() refuses cam with a message and keeps codec");
+	CHECK(boot(&b) == 1);
+	CHECK_LOG("cma: error: cma=cam=8M:bf(: unclosed '('; region refused");
+	CHECK_LOG("cma: region codec: base=0x57800000 size=0x00800000 align=0x1000 allocator=bf");
+	CHECK_ERRORS(1);
+	end();
+}
+
+/* Placed-anywhere regions are hidden from kmemleak; fixed ones need not be. */
+static void boot_kmemleak(void)
+{
+	struct boot b = { "a=1M@0x40000000;b=1M;c=2M", "" };
+
+	begin("boot: kmemleak is told to ignore each region memblock allocated");
+	shim_kmemleak_ignored = 0;
+	CHECK(boot(&b) == 3);
+	CHECKF(shim_kmemleak_ignored == 2, "%ld", shim_kmemleak_ignored);
+	end();
+}
+
+/* Chunks are cleared before they are handed out, page by page. */
+static void boot_zeroed(void)
+{
+	struct boot b = { "a=4M@0x40000000", "*=a" };
+	unsigned long x;
+
+	begin("api: every page of a new chunk is cleared, and only those");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	CHECK(cma_alloc(dev("d"), NULL, MiB, 0) == 0x40000000);
+	shim_pages_reset();
+	x = cma_alloc(dev("d"), NULL, 5000, 64 * KiB);	/* two pages */
+	CHECK(x == 0x40100000);
+	CHECKF(shim_pages_cleared == 2 && shim_cleared_lo == 0x40100 &&
+	       shim_cleared_hi == 0x40101, "%ld pages, %#lx-%#lx", shim_pages_cleared,
+	       shim_cleared_lo, shim_cleared_hi);
+	shim_pages_reset();
+	CHECK(cma_alloc(dev("d"), NULL, 8 * MiB, 0) == (unsigned long)-ENOMEM);
+	CHECK(cma_get(x) == 0 && cma_put(x) == 0);
+	CHECK(shim_pages_cleared == 0);
+	end();
+}
+
+/* An allocator a region uses cannot be unregistered. */
+static void boot_unregister(void)
+{
+	struct boot b = { "a=1M:foo(p)", "*=a" };
+	static struct cma_allocator other;
+
+	begin("api: cma_allocator_unregister() refuses an allocator in use, with -EBUSY");
+	register_foo();
+	other = cma_bf_allocator;
+	other.name = "other";
+	CHECK(cma_allocator_register(&other) == 0);
+	CHECK(boot(&b) == 1);
+	CHECK(cma_allocator_unregister(&foo_allocator) == -EBUSY);
+	CHECK(cma_allocator_find("foo") == &foo_allocator);
+	CHECK(cma_allocator_unregister(&other) == 0);
+	CHECK(cma_allocator_find("other") == NULL);
+	CHECK(cma_allocator_unregister(&other) == -ENOENT);
+	CHECK(cma_allocator_register(&other) == 0);
+	end();
+}
+
+/* cma_info() with a region at the very top of the address space. */
+static void test_info_top(void)
+{
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	static struct cma_map map;
+	struct cma_info info;
+	char str[100], mapstr[] = "a=top,lo;b=lo";
+	unsigned int nr;
+
+	begin("cma_info: a region ending at the top of the address space gives upper_bound 0");
+	snprintf(str, sizeof(str), "lo=1M@0x40000000;top=1M@%#lx", 0UL - MiB);
+	nr = cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep);
+	CHECK(nr == 2);
+	regs[0].reserved = regs[1].reserved = 1;
+	cma_parse_map(mapstr, &map, regs, nr, &rep);
+	cma_rule_info(&info, &map, cma_map_match(&map, "a", NULL));
+	CHECKF(info.count == 2 && info.lower_bound == 0x40000000 && info.upper_bound == 0 &&
+	       info.total_size == 2 * MiB, "%u, %#lx-%#lx", info.count, info.lower_bound,
+	       info.upper_bound);
+	cma_rule_info(&info, &map, cma_map_match(&map, "b", NULL));
+	CHECK(info.count == 1 && info.upper_bound == 0x40100000);
 	end();
 }
 
@@ -1410,6 +1637,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		test_map_case(&map_cases[i]);
 	test_map_limits();
+	test_info_top();
 	for (i = 0; i < NR_ALLOCATORS; i++)
 		test_region_allocator(allocator_names[i]);
 	test_bf_fixed();
@@ -1437,9 +1665,15 @@ int main(int argc, char **argv)
 	run_forked("boot_api", boot_api);
 	run_forked("boot_kmalloc_failures", boot_kmalloc_failures);
 	run_forked("boot_init_failure", boot_init_failure);
+	run_forked("boot_params_refused", boot_params_refused);
+	run_forked("boot_unclosed", boot_unclosed);
+	run_forked("boot_kmemleak", boot_kmemleak);
+	run_forked("boot_zeroed", boot_zeroed);
+	run_forked("boot_unregister", boot_unregister);
 	run_forked("boot_threads", boot_threads);
 #ifdef HAVE_CMA_EARLY_REGION
 	run_forked("boot_early_region", boot_early_region);
+	run_forked("boot_put_from", boot_put_from);
 #endif
 	for (i = 1; i < NR_ALLOCATORS; i++) {
 		boot_alloc = allocator_names[i];
