@@ -437,6 +437,11 @@ vb2_cma_dmabuf_ops_map(struct dma_buf_attachment *db_attach,
 		       enum dma_data_direction dma_dir)
 {
 	struct vb2_cma_attachment *attach = db_attach->priv;
+	/*
+	 * Linux 6.2 removes dma_buf.lock (the core then calls map/unmap
+	 * with the reservation lock held, dma_resv_assert_held()): on the
+	 * next kernel drop this mutex, as videobuf2-dma-contig does there.
+	 */
 	struct mutex *lock = &db_attach->dmabuf->lock;
 	struct sg_table *sgt = &attach->sgt;
 
