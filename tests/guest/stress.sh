@@ -1,8 +1,9 @@
 #!/bin/sh
 # Random allocations and frees through /dev/cma from several processes, some
 # killed with SIGKILL (cma-stress, tools/fuzz), with the statistics checked
-# against what the processes hold at CHECKS points and at the end; then
-# nothing lost and no kernel report.  CHECKS + 6 TAP lines.
+# against what the processes hold at CHECKS points and at the end, every
+# new chunk read back as zeroes (-Z); then nothing lost and no kernel
+# report.  CHECKS + 6 TAP lines.
 # (tests/suites/48-cma-stress.sh and scripts/stress-cma.sh boot Goni with
 # STRESS_APPEND of scripts/stress-cma.sh: regions sbf, sff and sbm, one per
 # allocator, for st/bf, st/ff, st/bm, and st/any trying all three;
@@ -20,7 +21,7 @@ for r in sbf sff sbm; do
 done
 
 echo "s5p-stress-guest: start seed $seed" >/dev/kmsg
-cma-stress -s "$seed" -n "$ops" -p "$procs" -k "$kills" -c "$checks" -r "$regions" "$@" \
+cma-stress -Z -s "$seed" -n "$ops" -p "$procs" -k "$kills" -c "$checks" -r "$regions" "$@" \
 	st/bf st/ff st/bm st/any >/tmp/stress.out 2>&1
 rc=$?
 # One TAP line per check cma-stress reports, the rest as comments

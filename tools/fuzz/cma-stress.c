@@ -455,7 +455,7 @@ int main(int argc, char **argv)
 {
 	uint64_t seed;
 	unsigned long kills = ~0UL, checks = 4, killed = 0, nchecked = 0, *kill_at, i, sum_allocs = 0;
-	unsigned long ambiguous = 0, enomem = 0, frees = 0, mapped = 0, verified = 0, dirty = 0;
+	unsigned long ambiguous = 0, enomem = 0, frees = 0, mapped = 0, verified = 0, dirty = 0, sum_ops = 0;
 	int procs = 4, opt, w, gen[MAX_WORKERS] = { 0 };
 	long long base_used, base_chunks, base_ok, used, nchunks, ok;
 	pid_t pid[MAX_WORKERS];
@@ -623,6 +623,7 @@ int main(int argc, char **argv)
 	for (w = 0; w < procs; w++) {
 		struct slot *s = &sh->s[w];
 
+		sum_ops += s->ops;
 		sum_allocs += s->allocs;
 		enomem += s->enomem;
 		frees += s->frees;
@@ -644,7 +645,7 @@ int main(int argc, char **argv)
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("cma-stress: done: seed %llu: %lu operations in %.1f s (%.0f/s): %lu allocations, %lu ENOMEM, "
 	       "%lu frees, %lu mapped (%lu verified, %lu pages not zeroed when new), %lu killed, %lu checks, %d failures\n",
-	       (unsigned long long)seed, max_ops, secs, secs > 0 ? max_ops / secs : 0.0, sum_allocs, enomem,
+	       (unsigned long long)seed, sum_ops, secs, secs > 0 ? sum_ops / secs : 0.0, sum_allocs, enomem,
 	       frees, mapped, verified, dirty, killed, nchecked + 1, failures);
 	return failures ? 1 : 0;
 usage:
