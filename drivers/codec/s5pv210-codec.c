@@ -115,7 +115,14 @@ static const char *const codec_error_name[] = {
 #define DEF_WIDTH		640
 #define DEF_HEIGHT		480
 #define MAX_CAPTURE_SIZE	SZ_32M
-#define JOB_TIMEOUT_MS		2000
+/*
+ * A job that has not ended after this is aborted.  The device's busy time
+ * is the modelled time (at most 84 ms at 2048x2048) plus the time its
+ * host takes to encode, which on a loaded host can reach seconds (QEMU
+ * model: the encode runs on a worker thread while the guest runs on):
+ * only a stuck device may hit this.
+ */
+#define JOB_TIMEOUT_MS		10000
 
 struct codec_fmt {
 	u32 fourcc;
@@ -515,9 +522,11 @@ static void codec_device_run(void *priv)
 	dev->job_start = jiffies;
 	/*
 	 * Armed under the lock: once codec_remove() has set removed and
-	 * cancelled it, nothing arms it again.
+	 * cancelled it, nothing arms it again.  mod_: still pending from an
+	 * earlier job, it must count from this one's start.
 	 */
-	schedule_delayed_work(&dev->watchdog, msecs_to_jiffies(JOB_TIMEOUT_MS));
+	mod_delayed_work(system_wq, &dev->watchdog,
+			 msecs_to_jiffies(JOB_TIMEOUT_MS));
 	spin_unlock_irqrestore(&dev->lock, flags);
 }
 
@@ -916,10 +925,10 @@ static int codec_release(struct file *file)
 	v4l2_fh_del(&ctx->fh);
 	/*
 	 * A frame of this context still on the device is of no use now:
-	 * fail it at once rather than wait for it (up to the 2 s job
+	 * fail it at once rather than wait for it (up to the job
 	 * timeout on a stuck device) holding dev->mutex, which every other
-	 * context's ioctls need.  A job started after this is waited for
-	 * (it takes milliseconds).
+	 * context's ioctls need.  Only a job that starts after this is
+	 * waited for.
 	 */
 	codec_abort_job(dev, ctx, NULL);
 	mutex_lock(&dev->mutex);

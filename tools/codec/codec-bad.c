@@ -16,7 +16,7 @@
  *                                     sizeimage, then all of it
  *   codec-bad drain CODEC N           N times: a frame queued, ENC_CMD STOP at
  *                                     once (racing the frame's interrupt), the
- *                                     CAPTURE buffers dequeued until LAST,
+ *                                     CAPTURE buffers dequeued until LAST (20 s),
  *                                     ENC_CMD START; one line per drain
  *   codec-bad zerocopy CODEC CAM FOURCC all|WxH...
  *                                     camera -> codec zero copy: for each size
@@ -266,11 +266,15 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* DQBUF on @fd's @type (MMAP), waiting up to 5 s; 0, or -errno */
+/*
+ * DQBUF on @fd's @type (MMAP), waiting up to 20 s (the codec's busy time
+ * includes its host's encode time; the driver gives up after 10 s);
+ * 0, or -errno
+ */
 static int dqbuf_wait(int fd, unsigned int type, struct v4l2_buffer *b)
 {
 	struct pollfd p = { .fd = fd };
-	double end = now_s() + 5;
+	double end = now_s() + 20;
 
 	/* m2m: POLLIN says CAPTURE has a buffer done, POLLOUT says OUTPUT */
 	p.events = V4L2_TYPE_IS_OUTPUT(type) ? POLLOUT : POLLIN;
@@ -335,7 +339,7 @@ static int cmd_drain(const char *codec, unsigned int n)
 		while (!last) {
 			ret = dqbuf_wait(fd, cap, &b);
 			if (ret) {
-				what = ret == -ETIMEDOUT ? "no LAST buffer within 5 s (hang)" :
+				what = ret == -ETIMEDOUT ? "no LAST buffer within 20 s (hang)" :
 				       ret == -EPIPE ? "DQBUF capture: errno EPIPE (still stopped)" :
 				       "DQBUF capture failed";
 				break;
@@ -442,7 +446,7 @@ static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 		b.memory = V4L2_MEMORY_MMAP;
 		b.m.planes = planes;
 		b.length = 1;
-		if (poll(&p, 1, 5000) != 1 || ioctl(kfd, VIDIOC_DQBUF, &b) ||
+		if (poll(&p, 1, 20000) != 1 || ioctl(kfd, VIDIOC_DQBUF, &b) ||
 		    (b.flags & V4L2_BUF_FLAG_ERROR)) {
 			zc_fail(fcc, w, h, "camera frame not captured");
 			ioctl(kfd, VIDIOC_STREAMOFF, &ktype);
@@ -526,7 +530,7 @@ static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 		    b.bytesused < 4 || j[0] != 0xff || j[1] != 0xd8 ||
 		    j[b.bytesused - 2] != 0xff || j[b.bytesused - 1] != 0xd9) {
 			snprintf(msg, sizeof(msg), "frame from camera buffer %u not encoded (%s, bytesused %u%s)",
-				 i, err == -ETIMEDOUT ? "none within 5 s" : err ? ename(-err) : "dequeued",
+				 i, err == -ETIMEDOUT ? "none within 20 s" : err ? ename(-err) : "dequeued",
 				 b.bytesused, b.flags & V4L2_BUF_FLAG_ERROR ? ", ERROR" : "");
 			zc_fail(fcc, w, h, msg);
 			goto unmap;
