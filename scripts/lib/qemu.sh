@@ -80,8 +80,10 @@ s5p_qemu_flavour() {
 # its own.  A report makes the process exit non-zero at once:
 #  - UBSan: halt_on_error=1 (GCC's checks recover by default);
 #  - ASan: QEMU's CI option fast_unwind_on_malloc=0 (full stacks); leak
-#    detection off for now, as QEMU's own sanitizer CI has it
-#    (tests/docker/test-debug): docs/qemu.md says where it stands.
+#    detection off for guest boots, as QEMU's own sanitizer CI has it
+#    (tests/docker/test-debug), and on for the qtests (s5p_qemu_qtest):
+#    this machine's QEMU exits leak-free, so a device losing memory per
+#    job or reset is reported (docs/qemu.md).
 # s5p_qemu_san_report FILE... greps a log for a sanitizer report.
 S5P_QEMU_ASAN_OPTIONS=detect_leaks=0:fast_unwind_on_malloc=0:exitcode=66
 S5P_QEMU_UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=66
@@ -102,9 +104,11 @@ s5p_qemu_san_report() {
 # appears in the output even though the binary succeeded; the report's
 # first lines are printed as "# sanitizer:" comments.
 s5p_qemu_qtest() {
-	local bin=$QBUILD/tests/qtest/$1 tmo=${2:-600} log rc
+	local bin=$QBUILD/tests/qtest/$1 tmo=${2:-600} log rc asan=${ASAN_OPTIONS:-}
 	log=$(mktemp)
-	QTEST_QEMU_BINARY=$QEMU timeout "$tmo" "$bin" --tap -k >"$log" 2>&1
+	# Leak detection on, unless the caller chose its own options.
+	[ "$asan" != "$S5P_QEMU_ASAN_OPTIONS" ] || asan=${asan/detect_leaks=0/detect_leaks=1}
+	ASAN_OPTIONS=$asan QTEST_QEMU_BINARY=$QEMU timeout "$tmo" "$bin" --tap -k >"$log" 2>&1
 	rc=$?
 	grep -vE '^# starting QEMU|WARNING: ASan doesn.t fully support makecontext' "$log"
 	if s5p_qemu_san_report "$log" >/dev/null; then
@@ -125,11 +129,16 @@ s5p_qemu_build() {
 	QEMU=$QBUILD/qemu-system-arm
 	s5p_qemu_san_env
 	ckey=$(s5p_hash -s "${S5P_QEMU_CONFIGURE[*]}${S5P_QEMU_FLAVOUR_OPTS[*]:+ ${S5P_QEMU_FLAVOUR_OPTS[*]}}")
-	stamp=$(s5p_hash -s "$QSRC_ID" -s "$ckey" -s "$what")
-	if [ -x "$QEMU" ] && [ "$(cat "$QBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
+	# .s5p-stamp: "<hash of sources and options>", plus " tests" when the
+	# qtest binaries were built too (which also serves a build without).
+	stamp=$(s5p_hash -s "$QSRC_ID" -s "$ckey")
+	s5p_qemu_built "$what" && return 0
+	s5p_build_lock
+	# Built by someone else while we waited for the lock?
+	if s5p_qemu_built "$what"; then
+		s5p_build_unlock
 		return 0
 	fi
-	s5p_build_lock
 	mkdir -p "$QBUILD"
 	if [ "$(cat "$QBUILD/.s5p-configured" 2>/dev/null)" != "$ckey" ]; then
 		s5p_log "qemu: configuring (arm-softmmu, S5PV210 devices only${S5P_QEMU_FLAVOUR_SUFFIX:+, ASan+UBSan})"
@@ -148,6 +157,15 @@ s5p_qemu_build() {
 		done
 	fi
 	s5p_run_logged "$QBUILD/build.log" "ninja ${targets[*]}" ninja -C "$QBUILD" "${targets[@]}"
-	echo "$stamp" >"$QBUILD/.s5p-stamp"
+	echo "$stamp${what:+ $what}" >"$QBUILD/.s5p-stamp"
 	s5p_build_unlock
+}
+
+# s5p_qemu_built WHAT: $QEMU (and with "tests" the qtests) is up to date
+# with $stamp (s5p_qemu_build).
+s5p_qemu_built() {
+	local have
+	[ -x "$QEMU" ] || return 1
+	have=$(cat "$QBUILD/.s5p-stamp" 2>/dev/null)
+	[ "$have" = "$stamp tests" ] || { [ -z "$1" ] && [ "$have" = "$stamp" ]; }
 }
