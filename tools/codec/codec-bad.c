@@ -20,12 +20,15 @@
  *                                     ENC_CMD START; one line per drain
  *   codec-bad zerocopy CODEC CAM FOURCC all|WxH...
  *                                     camera -> codec zero copy: for each size
- *                                     (all: every width the camera offers at
- *                                     some height and every height at some
- *                                     small width) two camera buffers captured
- *                                     (MMAP), exported and queued on the
- *                                     codec's OUTPUT (DMABUF), both encoded;
- *                                     a line per failure and a summary
+ *                                     two camera buffers captured (MMAP),
+ *                                     exported and queued on the codec's
+ *                                     OUTPUT (DMABUF), both encoded; all:
+ *                                     every width the camera offers at a
+ *                                     small height and every height at a
+ *                                     small width, buffers encoded as they
+ *                                     are (no frames), then 1920x1080,
+ *                                     1280x720, 640x480 and 320x240 with
+ *                                     frames; a line per failure, a summary
  *
  * Exit status 0 when every ioctl could be attempted, 1 on bad usage or when
  * a device cannot be opened.
@@ -382,7 +385,7 @@ static void zc_fail(const char *fcc, unsigned int w, unsigned int h, const char 
 
 /* One size: 0, or -1 when a step failed (reported) */
 static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
-		  unsigned int h)
+		  unsigned int h, bool capture)
 {
 	unsigned int ktype = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
 	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
@@ -433,7 +436,9 @@ static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 		dfd[i] = eb.fd;
 		klen[i] = planes[0].length;
 	}
-	/* Two frames captured, one in each buffer */
+	/* Two frames captured, one in each buffer (or the zeroed buffers) */
+	if (!capture)
+		goto codec;
 	if (ioctl(kfd, VIDIOC_STREAMON, &ktype)) {
 		zc_fail(fcc, w, h, "camera STREAMON failed");
 		goto out;
@@ -455,6 +460,7 @@ static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 	}
 	ioctl(kfd, VIDIOC_STREAMOFF, &ktype);
 
+codec:
 	/* The codec: the same picture on OUTPUT, both camera buffers imported */
 	cfd = open_dev(codec, O_RDWR | O_NONBLOCK);
 	cf.fmt.pix.width = w;
@@ -577,15 +583,26 @@ static int cmd_zerocopy(const char *codec, const char *cam, const char *fcc,
 	ioctl(kfd, VIDIOC_S_PARM, &parm);
 	for (s = 0; s < nsizes; s++) {
 		if (!strcmp(sizes[s], "all")) {
-			/* Every width (32-1920, step 8) at a height that moves ... */
+			/*
+			 * Every width (32-1920, step 8) at a small height that
+			 * moves, every height (16-1080, step 2) at a small width
+			 * that moves: what decides the import is the buffer's
+			 * size (its alignment after the one before) and the line
+			 * length, not the picture.  Small, and without waiting
+			 * for camera frames (the buffers are encoded as they
+			 * are, zeroed), so that 770 sizes take a minute or two.
+			 */
 			for (i = 0, w = 32; w <= 1920; w += 8, i++)
-				zc_one(codec, kfd, fcc, w, 16 + (i * 74) % 1066);
-			/* ... and every height (16-1080, step 2) at a small width
-			 * that moves (32-120: the sizes, not the time, matter) */
+				zc_one(codec, kfd, fcc, w, 16 + (i * 14) % 48, false);
 			for (i = 0, h = 16; h <= 1080; h += 2, i++)
-				zc_one(codec, kfd, fcc, 32 + (i * 8 * 5) % 96, h);
+				zc_one(codec, kfd, fcc, 32 + (i * 40) % 96, h, false);
+			/* and the largest and common sizes with camera frames */
+			zc_one(codec, kfd, fcc, 1920, 1080, true);
+			zc_one(codec, kfd, fcc, 1280, 720, true);
+			zc_one(codec, kfd, fcc, 640, 480, true);
+			zc_one(codec, kfd, fcc, 320, 240, true);
 		} else if (sscanf(sizes[s], "%ux%u", &w, &h) == 2) {
-			zc_one(codec, kfd, fcc, w, h);
+			zc_one(codec, kfd, fcc, w, h, true);
 		} else {
 			fprintf(stderr, "codec-bad: a size is WxH or all, not '%s'\n", sizes[s]);
 			exit(1);
