@@ -62,7 +62,9 @@ S5P_QEMU_CONFIGURE=(
 # S5P_QEMU_FLAVOUR selects the build: "plain" (default) or "asan", the same
 # tree configured with --enable-sanitizers (AddressSanitizer and
 # UndefinedBehaviorSanitizer) in a build directory of its own
-# (build-asan, or build-NAME-asan for a dev tree).  See docs/qemu.md.
+# (build-san, or build-NAME-san for a dev tree; not build-asan, which older
+# copies of this file configure with ASan only: two option sets sharing one
+# directory rebuild it from scratch at every switch).  See docs/qemu.md.
 s5p_qemu_flavour() {
 	case "${S5P_QEMU_FLAVOUR:-plain}" in
 	plain | "") S5P_QEMU_FLAVOUR_OPTS=(); S5P_QEMU_FLAVOUR_SUFFIX= ;;
@@ -70,7 +72,7 @@ s5p_qemu_flavour() {
 	# probes UBSan with a program that -Wmaybe-uninitialized fails under
 	# -Werror (config.log), so UBSan is asked for explicitly.
 	asan) S5P_QEMU_FLAVOUR_OPTS=(--enable-sanitizers --extra-cflags=-fsanitize=undefined
-		--extra-ldflags=-fsanitize=undefined); S5P_QEMU_FLAVOUR_SUFFIX=-asan ;;
+		--extra-ldflags=-fsanitize=undefined); S5P_QEMU_FLAVOUR_SUFFIX=-san ;;
 	*) s5p_die "unknown S5P_QEMU_FLAVOUR '${S5P_QEMU_FLAVOUR}' (plain or asan)" ;;
 	esac
 }
