@@ -25,8 +25,14 @@ S5P_HOSTILE_SEED=1 S5P_HOSTILE_SEQS=${S5P_HOSTILE_SEQS:-50} S5P_HOSTILE_OPS=64 \
 rc=$?
 [ "$rc" = 0 ] || t_fail "s5pv210-hostile-test exited with status $rc (the failing seed is printed above)"
 
+# (QEMU's output is not pasted into a command line: the asan build's
+# start-up warning holds an apostrophe.)
 out=$("$QEMU" -M goni -m 256M -display none 2>&1)
 rc=$?
-t_check "goni refuses a RAM size other than its 464 MiB, with a message" \
-	bash -c "[ $rc != 0 ] && grep -q 'exactly 464 MiB' <<<'$out'"
+if [ "$rc" != 0 ] && grep -q 'exactly 464 MiB' <<<"$out"; then
+	t_pass "goni refuses a RAM size other than its 464 MiB, with a message"
+else
+	t_fail "goni refuses a RAM size other than its 464 MiB, with a message (status $rc)"
+	printf '%s\n' "$out" | head -n 5 | sed 's/^/#   /'
+fi
 t_done
