@@ -731,7 +731,14 @@ static int codec_buf_prepare(struct vb2_buffer *vb)
 				     base + PORT_WINDOW - 1);
 		return -EINVAL;
 	}
-	/* A picture is sizeimage bytes: less would encode what is not there */
+	/*
+	 * A picture is sizeimage bytes: less would encode what is not there.
+	 * A payload of 0 means the whole buffer (an imported DMABUF queued
+	 * with bytesused and length 0 gets here so: vb2 takes the length
+	 * from the DMABUF only after it has derived bytesused from it).
+	 */
+	if (out && !vb2_get_plane_payload(vb, 0))
+		vb2_set_plane_payload(vb, 0, vb2_plane_size(vb, 0));
 	if (out && vb2_get_plane_payload(vb, 0) < size) {
 		dev_dbg(dev->dev, "raw buffer %u: payload %lu < sizeimage %lu\n",
 			vb->index, vb2_get_plane_payload(vb, 0), size);
