@@ -44,7 +44,8 @@ encode() {
 		${7:+-c compression_quality=$7} \
 		--stream-out-mmap --stream-mmap --stream-from="$5" --stream-to="$6" \
 		--stream-count=$4 --verbose >/tmp/enc.log 2>&1 || return 1
-	SIZES=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *[0-9]* bytesused: *\([0-9]*\).*/\1/p' /tmp/enc.log |
+	# (an empty buffer flagged LAST may end the drain: no frame)
+	SIZES=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *[0-9]* bytesused: *\([1-9][0-9]*\).*/\1/p' /tmp/enc.log |
 		tr '\n' , | sed 's/,$//')
 }
 
