@@ -69,10 +69,13 @@ while [ $# -gt 0 ]; do
 	*) bad_usage "unknown option '$1'" ;;
 	esac
 done
-s5p_kernel_flavours | grep -qxF -- "$flavour" ||
+# (grep reads all of its input: -q would close the pipe early, and
+# s5p_kernel_flavours would die of SIGPIPE under pipefail.)
+s5p_kernel_flavours | grep -xF -- "$flavour" >/dev/null ||
 	bad_usage "unknown kernel flavour '$flavour' (one of: $(s5p_kernel_flavours | tr '\n' ' '))"
 # A flavour's fragment may ask for longer timeouts ("# s5p-timeout-scale: N").
-tscale=$(sed -n 's/^# s5p-timeout-scale: *\([0-9]*\)$/\1/p' "$(s5p_kernel_fragment "$flavour")" /dev/null | head -n1)
+frag=$(s5p_kernel_fragment "$flavour")
+tscale=$(sed -n 's/^# s5p-timeout-scale: *\([0-9]*\)$/\1/p' "${frag:-/dev/null}" | head -n1)
 [ -z "$tscale" ] || timeout=$((timeout * tscale))
 
 # Board: console UART, and the UART that carries --cmd output (the second
@@ -168,7 +171,9 @@ fi
 [ -z "$log" ] || cp "$run/console.log" "$log"
 clog=$S5P_CACHE/logs/$board-console.log
 
-status=$(sed -n 's/^\[ *[0-9.]*\] S5P-EXIT \([0-9]*\).*/\1/p' "$run/console.log" | tail -n1)
+# /init writes it to the kernel log and to the console (kept when "quiet"
+# hides the kernel log).
+status=$(sed -n 's/^\(\[ *[0-9.]*\] \)\{0,1\}S5P-EXIT \([0-9]*\)\r\{0,1\}$/\2/p' "$run/console.log" | tail -n1)
 if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" >"$run/reports"; then
 	printf 'error: the kernel log holds %s report line(s) (%s flavour; console log: %s):\n' \
 		"$(wc -l <"$run/reports")" "$flavour" "${log:-$clog}" >&2

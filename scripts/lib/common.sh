@@ -66,7 +66,7 @@ s5p_pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
 # (WARN_ON, lockdep, DEBUG_LIST, refcount), Oops, panics, UBSAN, DMA-API
 # debugging, debug objects, kmemleak's unreferenced objects, hung tasks and
 # RCU stalls.
-S5P_REPORT_RE='BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Kernel panic|UBSAN:|DMA-API: |ODEBUG: |unreferenced object 0x|suspected memory leak|INFO: task .* blocked|rcu: INFO:|detected stall|cut here'
+S5P_REPORT_RE='BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Kernel panic|UBSAN:|DMA-API: ([^ ]+ [^ ]+: |debugging out of memory|cacheline tracking)|ODEBUG: |unreferenced object 0x|suspected memory leak|INFO: task .* blocked|rcu: INFO:|detected stall|cut here'
 
 # s5p_kernel_reports LOG: print the report lines of a console log (none:
 # exit status 1, like grep).

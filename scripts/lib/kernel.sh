@@ -57,7 +57,9 @@ s5p_kernel_flavours() {
 
 # s5p_kernel_flavour_check FLAVOUR: dies with the list when FLAVOUR is unknown.
 s5p_kernel_flavour_check() {
-	s5p_kernel_flavours | grep -qxF -- "$1" ||
+	# grep without -q: an early exit would kill the writer with SIGPIPE
+	# (pipefail), and a known flavour would be called unknown.
+	s5p_kernel_flavours | grep -xF -- "$1" >/dev/null ||
 		s5p_die "unknown kernel flavour '$1' (one of: $(s5p_kernel_flavours | tr '\n' ' '))"
 }
 
