@@ -29,6 +29,16 @@ qemu) . "$S5P_TOP/scripts/lib/qemu.sh"; pdir=$S5P_TOP/qemu-patches ;;
 esac
 [[ $name =~ ^[A-Za-z0-9_-]+$ ]] || s5p_die "bad dev tree name '$name'"
 
+# series_hash: what the series in the repository is now (its file list and
+# patches).  A dev tree records the hash it was based on (git config
+# branch.NAME.s5pseries), so an export after a rebase -i (fixups folded)
+# still knows whether someone else exported in the meantime.
+series_hash() {
+	(cd "$pdir" && cat series && while read -r p; do
+		case "$p" in '' | '#'*) ;; *) cat "$p" ;; esac
+	done <series) | sha256sum | cut -c1-16
+}
+
 main_tree() {
 	unset S5P_KERNEL_TREE S5P_QEMU_TREE
 	if [ "$what" = kernel ]; then s5p_kernel_source; TREE=$KSRC
@@ -43,6 +53,7 @@ dev)
 		s5p_log "creating the dev tree $dev (branch $name at base + series)"
 		git -C "$TREE" worktree add -q -b "$name" "$dev" series ||
 			s5p_die "git worktree add failed (does branch '$name' exist? git -C $TREE branch -D $name)"
+		git -C "$TREE" config "branch.$name.s5pseries" "$(series_hash)"
 	fi
 	echo "$dev"
 	;;
@@ -56,7 +67,8 @@ export)
 	[ -d "$dev" ] || s5p_die "no dev tree $dev (make it with: scripts/series.sh $what dev $name)"
 	[ -z "$(git -C "$dev" status --porcelain --untracked-files=no)" ] ||
 		s5p_die "$dev has uncommitted changes; commit them first"
-	git -C "$dev" merge-base --is-ancestor series HEAD ||
+	based=$(git -C "$TREE" config "branch.$name.s5pseries" || true)
+	[ "$based" = "$(series_hash)" ] || git -C "$dev" merge-base --is-ancestor series HEAD ||
 		s5p_die "$pdir/ changed since $name was based on it (someone else exported): run scripts/series.sh $what rebase $name first"
 	n=$(git -C "$dev" rev-list --count base..HEAD)
 	s5p_log "exporting $n patches from $dev to $pdir"
@@ -72,6 +84,7 @@ export)
 	find "$pdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 	cp "$tmp"/*.patch "$pdir"/ 2>/dev/null || true
 	(cd "$pdir" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter' ) >"$pdir/series" || true
+	git -C "$TREE" config "branch.$name.s5pseries" "$(series_hash)"
 	s5p_info "$(wc -l <"$pdir/series") patches listed in $pdir/series"
 	;;
 rebase)
@@ -85,6 +98,7 @@ rebase)
 	s5p_log "rebasing $name onto the current series"
 	git -C "$dev" rebase series ||
 		s5p_die "rebase stopped on a conflict: resolve it in $dev (git rebase --continue)"
+	git -C "$TREE" config "branch.$name.s5pseries" "$(series_hash)"
 	;;
 check)
 	[ "$what" = kernel ] || s5p_die "check is for the kernel series"
