@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-debug-scenarios: goni:main
 # The camera end to end in the guest: the V4L2 driver (drivers/camera) on
 # vb2-cma (drivers/vb2-cma) on the emulated camera (qemu-patches/).
 # tests/guest/camera.sh runs in three boots:
@@ -18,6 +19,7 @@ pattern=$S5P_TOP/tests/suites/camera_pattern.py
 # run BOARD SCENARIO APPEND
 run() {
 	local board=$1 scenario=$2
+	t_wanted "$board" "$scenario" || return 0
 	t_guest_boot "$board" camera.sh "$scenario" "$3"
 	if grep -q '^FRAME ' "$T_OUT"; then
 		grep '^FRAME ' "$T_OUT" | python3 "$pattern" check | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$board: /"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-debug-scenarios: goni:main
 # The codec end to end in the guest: the V4L2 mem2mem driver
 # (drivers/codec) on vb2-cma (drivers/vb2-cma) on the emulated codec
 # (qemu-patches/), fed by the camera.  tests/guest/codec.sh runs in four
@@ -22,6 +23,7 @@ check=$S5P_TOP/tests/suites/codec_check.py
 # run BOARD SCENARIO APPEND
 run() {
 	local board=$1 scenario=$2
+	t_wanted "$board" "$scenario" || return 0
 	t_guest_boot "$board" codec.sh "$scenario" "$3"
 	if grep -q '^BEGIN-FILE MJPEG ' "$T_OUT"; then
 		python3 "$check" check <"$T_OUT" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$board $scenario: /"
@@ -39,6 +41,7 @@ run goni onebank "cma_map=f1700000.video-codec/*=codec-a;$cam"
 run aquila basic ''
 
 # ---- scripts/boot-goni.sh --demo DIR ----
+t_wanted goni demo || { t_done; exit 0; }
 demo=$T_TMP/demo
 echo "# goni, --demo $demo"
 "$S5P_TOP/scripts/boot-goni.sh" --demo "$demo" >"$T_TMP/demo.out" 2>&1

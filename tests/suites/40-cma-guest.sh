@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-debug-scenarios: goni:defaults
 # The CMA framework in the guest, on both boards: the KUnit tests (KTAP from
 # the console log: built in, they run at boot; as the module
 # cma-regions-test, the defaults scenario loads it), and /tests/cma-guest.sh
@@ -79,6 +80,7 @@ for board in goni aquila; do
 		continue
 	fi
 	for scenario in defaults override bad; do
+		t_wanted "$board" "$scenario" || continue
 		append=$(cma_append "$board" "$scenario")
 		log=$T_TMP/$board-$scenario.log
 		args=(--cmd "sh /tests/cma-guest.sh $scenario" --log "$log" --timeout 300)
@@ -94,6 +96,6 @@ for board in goni aquila; do
 		[ "$scenario" != defaults ] || ktap "$log" "$board"
 	done
 done
-dt_reserve
+! t_wanted goni dtres || dt_reserve
 
 t_done

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-debug-scenarios: goni:main
 # Per-region statistics (/sys/kernel/mm/cma, cma-test stats), the ff and
 # bitmap allocators and bigphysarea, in the guest: two Goni boots running
 # /tests/cma-stats.sh (tests/guest/cma-stats.sh says what each checks).
@@ -15,6 +16,7 @@ for scenario in main badbig; do
 	main) append=$main_append ;;
 	badbig) append="bigphysarea=12x" ;;
 	esac
+	t_wanted goni "$scenario" || continue
 	log=$T_TMP/goni-$scenario.log
 	"$boot" --cmd "sh /tests/cma-stats.sh $scenario" --append "$append" --log "$log" \
 		--timeout 300 >"$T_TMP/out" 2>&1
