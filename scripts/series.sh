@@ -12,7 +12,11 @@
 #                                                as it is now in the repository (after
 #                                                someone else exported); your commits
 #                                                that are not in it are replayed
-#   scripts/series.sh kernel check               scripts/checkpatch.pl on every patch
+#   scripts/series.sh kernel|qemu check          the source's own scripts/checkpatch.pl
+#                                                on every patch of the series: one
+#                                                verdict a patch, exit status 1 if any
+#                                                has errors (QEMU's: only warnings
+#                                                are allowed, as upstream)
 #
 # To build and boot a dev tree directly (no export), set S5P_KERNEL_TREE or
 # S5P_QEMU_TREE to its path: see docs/pipeline.md.
@@ -24,7 +28,7 @@ name=${3:-dev}
 case "$what" in
 kernel) . "$S5P_TOP/scripts/lib/kernel.sh"; pdir=$S5P_TOP/kernel-patches ;;
 qemu) . "$S5P_TOP/scripts/lib/qemu.sh"; pdir=$S5P_TOP/qemu-patches ;;
--h | --help | "") sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help | "") sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) s5p_die "unknown series '$what' (kernel or qemu)" ;;
 esac
 [[ $name =~ ^[A-Za-z0-9_-]+$ ]] || s5p_die "bad dev tree name '$name'"
@@ -101,14 +105,39 @@ rebase)
 	git -C "$TREE" config "branch.$name.s5pseries" "$(series_hash)"
 	;;
 check)
-	[ "$what" = kernel ] || s5p_die "check is for the kernel series"
 	main_tree
 	rc=0
+	if [ "$what" = kernel ]; then
+		while read -r p; do
+			case "$p" in '' | '#'*) continue ;; esac
+			out=$(cd "$TREE" && perl scripts/checkpatch.pl --quiet "$pdir/$p" 2>&1) || rc=1
+			if [ -n "$out" ]; then printf '%s:\n%s\n' "$p" "$out"; else echo "$p: clean"; fi
+		done <"$pdir/series"
+		exit $rc
+	fi
+	# QEMU's checkpatch.pl fails a patch only for errors (warnings, such as
+	# a line over 80 columns or "does MAINTAINERS need updating?" for a new
+	# file, are reported and pass).  --patch: without it a file name with
+	# ".." in it (0029-...-66..patch) is taken for a git revision range.
+	n=0 nerr=0 nwarn=0
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
-		out=$(cd "$TREE" && perl scripts/checkpatch.pl --quiet "$pdir/$p" 2>&1) || rc=1
-		if [ -n "$out" ]; then printf '%s:\n%s\n' "$p" "$out"; else echo "$p: clean"; fi
+		n=$((n + 1))
+		st=0
+		out=$(cd "$TREE" && perl scripts/checkpatch.pl --no-color --patch --quiet "$pdir/$p" 2>&1) || st=$?
+		total=$(printf '%s\n' "$out" | sed -n 's/^total: \([0-9]* errors, [0-9]* warnings\).*/\1/p')
+		if [ "$st" != 0 ]; then
+			rc=1 nerr=$((nerr + 1))
+			printf '%s: FAILED (%s)\n' "$p" "${total:-checkpatch.pl exited with status $st}"
+		elif [ -n "$out" ]; then
+			nwarn=$((nwarn + 1))
+			printf '%s: passed (%s)\n' "$p" "${total:-see below}"
+		else
+			echo "$p: clean"
+		fi
+		[ -z "$out" ] || printf '%s\n' "$out" | grep -v '^total: ' | grep -v '^$' | sed 's/^/    /'
 	done <"$pdir/series"
+	echo "$n patches: $((n - nerr - nwarn)) clean, $nwarn with warnings only, $nerr with errors"
 	exit $rc
 	;;
 *) s5p_die "unknown command '$cmd' (dev, export, rebase, check)" ;;
