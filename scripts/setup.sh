@@ -16,7 +16,7 @@ HOST_PKGS=(
 	meson ninja-build pkg-config libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev
 	device-tree-compiler util-linux
 	python3-ply python3-git
-	libjpeg-turbo-progs
+	libjpeg-turbo-progs libjpeg62-turbo-dev
 	python3-matplotlib
 )
 

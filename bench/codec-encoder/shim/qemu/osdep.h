@@ -1,0 +1,30 @@
+/*
+ * The part of QEMU's include/qemu/osdep.h that hw/misc/jpeg_encoder.c
+ * uses, for building it outside QEMU (bench/codec-encoder).  The macros
+ * are QEMU 7.2's definitions.
+ */
+#ifndef BENCH_QEMU_OSDEP_H
+#define BENCH_QEMU_OSDEP_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+
+#undef MIN
+#define MIN(a, b)                                       \
+    ({                                                  \
+        typeof(1 ? (a) : (b)) _a = (a), _b = (b);       \
+        _a < _b ? _a : _b;                              \
+    })
+#undef MAX
+#define MAX(a, b)                                       \
+    ({                                                  \
+        typeof(1 ? (a) : (b)) _a = (a), _b = (b);       \
+        _a > _b ? _a : _b;                              \
+    })
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+
+#endif
