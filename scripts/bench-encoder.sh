@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The codec model's JPEG encoder on the host, next to libjpeg-turbo (not a
-# test; docs/benchmarks.md has the figures): bench/codec-encoder built
+# test; docs/codec.md has the figures): bench/codec-encoder built
 # against hw/misc/jpeg_encoder.c of the patched QEMU tree (the tree
 # S5P_QEMU_TREE names, or the cache's), then run.  Mpixel/s of the model
 # and of libjpeg-turbo on the same frames (640x480 and 1280x720, YUYV and
