@@ -2,11 +2,12 @@
 # QEMU device tests (tests/qtest/s5pv210-test from qemu-patches/), a short
 # fixed-seed run of the hostile-programming qtest (s5pv210-hostile-test,
 # 7 devices; scripts/hostile-qemu.sh runs the long one, docs/qemu.md) and
-# the machines' handling of bad options.  On the asan QEMU (what
+# the machines' handling of bad options, and QEMU's checkpatch.pl on every
+# patch of qemu-patches/.  On the asan QEMU (what
 # tests/run.sh uses) a sanitizer report fails the run it appears in.
 # s5p-timeout: 1800
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 27
+t_plan 28
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2
@@ -35,4 +36,25 @@ else
 	t_fail "goni refuses a RAM size other than its 464 MiB, with a message (status $rc)"
 	printf '%s\n' "$out" | head -n 5 | sed 's/^/#   /'
 fi
+
+# QEMU's own checkpatch.pl on every patch of the series (scripts/series.sh
+# qemu check): no errors, and no warning but the one QEMU's checkpatch
+# gives every new file ("does MAINTAINERS need updating?"), which the
+# series answers (a patch adds the files to MAINTAINERS).
+qemu_checkpatch_clean() {
+	local out bad
+	local rc=0
+	out=$("$S5P_TOP/scripts/series.sh" qemu check 2>&1) || rc=$?
+	# Each report that is not the MAINTAINERS warning, after its patch's name.
+	bad=$(printf '%s\n' "$out" | awk '/^[^ ].*: (clean|passed|FAILED)/ { p = $1 }
+		/^ +(WARNING|ERROR):/ && !/does MAINTAINERS need updating\?$/ { print p, $0 }')
+	if [ "$rc" != 0 ] || [ -n "$bad" ]; then
+		[ -n "$bad" ] && printf '%s\n' "$bad" || printf '%s\n' "$out" | tail -n 20
+		return 1
+	fi
+	grep -q '^+++ b/MAINTAINERS$' "$S5P_TOP"/qemu-patches/[0-9]*.patch ||
+		{ echo "no patch of the series updates MAINTAINERS"; return 1; }
+}
+t_check "QEMU's checkpatch.pl passes every patch of qemu-patches/ (no warning but MAINTAINERS)" \
+	qemu_checkpatch_clean
 t_done
