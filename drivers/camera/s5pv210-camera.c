@@ -16,6 +16,7 @@
  * controls: horizontal and vertical flip.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/list.h>
@@ -734,6 +735,14 @@ static int cam_probe(struct platform_device *pdev)
 		ret = cam->irq;
 		goto err_free;
 	}
+	/*
+	 * Each plane is one contiguous chunk, mapped as one DMA segment: the
+	 * default limit (64 KiB) is below every frame (DMA-API debugging
+	 * says so at each REQBUFS).
+	 */
+	ret = dma_set_max_seg_size(dev, UINT_MAX);
+	if (ret)
+		goto err_free;
 	for (i = 0; i < NUM_PORTS; i++) {
 		cam->port[i] = devm_vb2_cma_port_create(dev, kinds[i],
 							CAM_EXPORT_ALIGN);

@@ -23,6 +23,7 @@
  */
 
 #include <linux/cma.h>
+#include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/module.h>
@@ -1044,6 +1045,14 @@ static int codec_probe(struct platform_device *pdev)
 		ret = dev->irq;
 		goto free;
 	}
+
+	/*
+	 * Each buffer is one contiguous chunk, mapped as one DMA segment: the
+	 * default limit (64 KiB) is below most frames.
+	 */
+	ret = dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+	if (ret)
+		goto free;
 
 	/* The memory ports: one vb2-cma port per kind, 8 KiB aligned */
 	dev->port[PORT_A] = devm_vb2_cma_port_create(&pdev->dev, "a", BUF_ALIGN);

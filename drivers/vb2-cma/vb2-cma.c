@@ -317,6 +317,13 @@ static void *vb2_cma_alloc(struct vb2_buffer *vb, struct device *dev,
 	/* Never hand out what the chunk's previous user left in it. */
 	memset(buf->vaddr, 0, buf->size);
 
+	/* One segment: the device must take it whole (dma_set_max_seg_size()). */
+	if (buf->size > dma_get_max_seg_size(buf->dev)) {
+		dev_err(buf->dev, "a %lu-byte buffer is one DMA segment, over the device's limit of %u bytes: raise it with dma_set_max_seg_size() in probe\n",
+			buf->size, dma_get_max_seg_size(buf->dev));
+		ret = -EINVAL;
+		goto err_unmap;
+	}
 	ret = sg_alloc_table(&buf->sgt, 1, GFP_KERNEL);
 	if (ret)
 		goto err_unmap;

@@ -11,6 +11,10 @@
 #
 #   sh /tests/cma-bench.sh TRACE [cma|dma|both]
 #
+# FRAG_MIB=N makes frag hold about N MiB instead of nearly all free memory
+# (46-cma-bench-guest on the debug kernel, where touching it all takes
+# minutes under KASAN).
+#
 # BENCH <how> <idle|loaded|pinned> allocs <n> failed <n> first <line|-> alloc-ns <p50> <p99> <max> free-ns <p50> <p99> <max>
 # plus the buddy allocator's free blocks per order and compaction counters.
 trace=$1
@@ -59,7 +63,7 @@ echo "INFO $(grep -E '^(MemTotal|MemAvailable)' /proc/meminfo | tr -s ' ' | tr '
 # start_frag [-l]: frag in the background, once it holds its memory
 start_frag() {
 	: >/tmp/frag.out
-	frag "$@" </dev/null >/tmp/frag.out 2>&1 &
+	frag "$@" ${FRAG_MIB:-} </dev/null >/tmp/frag.out 2>&1 &
 	fpid=$!
 	i=0
 	while ! grep -q '^frag: .* holding' /tmp/frag.out && [ $i -lt 600 ]; do

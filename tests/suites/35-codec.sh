@@ -16,7 +16,7 @@
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 125
+t_plan 125 debug=64
 
 check=$S5P_TOP/tests/suites/codec_check.py
 

@@ -393,7 +393,11 @@ static const struct map_case map_cases[] = {
 	  { { "camera", NULL, "r" } } },
 	{ "r=1M", "=r", 1, "cma_map==r: empty pattern; rule dropped", "", { { NULL } } },
 	{ "r=1M", "a,,b=r", 1, "empty pattern", "", { { NULL } } },
-	{ "r=1M", "a=", 1, "cma_map=a=: empty region name; rule dropped", "", { { NULL } } },
+	/* A rule may name no region: it matches and gives nothing. */
+	{ "r=1M", "a=;a=r;b=r", 0, NULL, "a=;a=r;b=r",
+	  { { "a", NULL, "" }, { "b", NULL, "r" } } },
+	{ "a=1M", "dev=nope;dev=a", 1, "cma_map=dev=nope: no region nope; skipped", "dev=;dev=a",
+	  { { "dev", NULL, "" } } },
 	{ "r=1M", "a=r,,r", 1, "empty region name", "", { { NULL } } },
 	{ "r=1M", "a*b=r", 1, "cma_map=a*b=r: '*' must end a pattern; rule dropped", "",
 	  { { NULL } } },
