@@ -49,7 +49,7 @@ qemu_checkpatch_clean() {
 	bad=$(printf '%s\n' "$out" | awk '/^[^ ].*: (clean|passed|FAILED)/ { p = $1 }
 		/^ +(WARNING|ERROR):/ && !/does MAINTAINERS need updating\?$/ { print p, $0 }')
 	if [ "$rc" != 0 ] || [ -n "$bad" ]; then
-		[ -n "$bad" ] && printf '%s\n' "$bad" || printf '%s\n' "$out" | tail -n 20
+		if [ -n "$bad" ]; then printf '%s\n' "$bad"; else printf '%s\n' "$out" | tail -n 20; fi
 		return 1
 	fi
 	grep -q '^+++ b/MAINTAINERS$' "$S5P_TOP"/qemu-patches/[0-9]*.patch ||
