@@ -28,9 +28,11 @@ echo reset >\$D/result; cat \$D/result | head -n 1
 printf 'alloc 1 d - 4' >\$D/trace; printf 'K 0\\nfree 1\\nbogus\\n' >\$D/trace; cat \$D/result | head -n 2
 echo nonsense >\$D/result; echo \"bad reset \$?\"
 echo '== frag'
-frag 16 </dev/null & sleep 3; grep -q 'frag' /proc/\$!/comm && echo 'frag holds'; kill \$!
+# held FILE: wait (up to 120 s: the debug kernel is slow) until frag says it holds its memory
+held() { i=0; while ! grep -q holding \$1 && [ \$i -lt 120 ]; do sleep 1; i=\$((i + 1)); done; cat \$1; }
+frag 16 </dev/null >/tmp/f1 2>&1 & p=\$!; held /tmp/f1; grep -q 'frag' /proc/\$p/comm && echo 'frag holds'; kill \$p
 frag x; echo \"frag x \$?\"
-frag -l 16 </dev/null & sleep 3; kill \$!
+frag -l 16 </dev/null >/tmp/f2 2>&1 & p=\$!; held /tmp/f2; kill \$p
 echo '== bench'
 ${frag_mib}sh /tests/cma-bench.sh /tmp/tiny.trace"
 
