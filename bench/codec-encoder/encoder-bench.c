@@ -20,7 +20,13 @@
  *             integer DCT (JDCT_ISLOW), the Annex K Huffman tables
  *             (no optimize_coding), the same quantisation tables;
  *   turbo-fl  the same with libjpeg-turbo's float DCT (JDCT_FLOAT), the
- *             model's DCT arithmetic.
+ *             arithmetic of the model's own encoder before it used
+ *             libjpeg.
+ *
+ * Since the model encodes with libjpeg (its jpeg_encoder.c is a helper
+ * that hands the planes to libjpeg, with the same settings as "turbo"),
+ * model and turbo write the same bytes; the ratio shows the helper's
+ * overhead (edge padding, the GByteArray destination).
  *
  * Each encoder runs each case for at least SECONDS (default 2) of its
  * thread's CPU time after a warm-up frame.  Printed per case and encoder:

@@ -53,10 +53,12 @@ s5p_qemu_source() {
 	QSRC_ID="series:$hash"
 }
 
+# --enable-libjpeg: the codec encodes with libjpeg (libjpeg62-turbo-dev), and
+# --without-default-features would leave it out; the S5PV210 machines need it.
 S5P_QEMU_CONFIGURE=(
 	--target-list=arm-softmmu --without-default-devices --with-devices-arm=s5pv210
-	--without-default-features --enable-fdt=system --disable-docs --disable-tools
-	--disable-werror
+	--without-default-features --enable-fdt=system --enable-libjpeg --disable-docs
+	--disable-tools --disable-werror
 )
 
 # S5P_QEMU_FLAVOUR selects the build: "plain" (default) or "asan", the same
