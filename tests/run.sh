@@ -142,9 +142,11 @@ for flavour in $flavours; do
 	printf '# building for the boots: both boards, %s kernel, %s QEMU\n' "$flavour" "$q"
 	t0=$(date +%s)
 	for board in goni aquila; do
-		S5P_QEMU_FLAVOUR=$q "$S5P_TOP/scripts/boot-$board.sh" --build-only --flavour "$flavour" \
-			>"$logdir/build-$flavour-$board.log" 2>&1 && continue
-		tail -n 20 "$logdir/build-$flavour-$board.log" | sed 's/^/#   /'
+		# The build's progress goes to the terminal too (a cold build takes
+		# many minutes), as comment lines.
+		S5P_QEMU_FLAVOUR=$q "$S5P_TOP/scripts/boot-$board.sh" --build-only --flavour "$flavour" 2>&1 |
+			tee "$logdir/build-$flavour-$board.log" | sed -u 's/^/#   /'
+		[ "${PIPESTATUS[0]}" != 0 ] || continue
 		printf 'not ok - build: %s, %s kernel, %s QEMU (log: %s)\n' "$board" "$flavour" "$q" \
 			"$logdir/build-$flavour-$board.log"
 		failed=$((failed + 1))
