@@ -13,7 +13,8 @@
  *
  * Formats (multi-planar API): YUYV, NV12 (one buffer), NV12M (two);
  * 32x16 to 1920x1080 in steps of 8x2; frame intervals 1/60 to 1/5 s;
- * controls: horizontal and vertical flip.
+ * controls: horizontal and vertical flip, test pattern (bars, or gradients
+ * and noise for encoders).
  */
 
 #include <linux/dma-mapping.h>
@@ -54,6 +55,7 @@
 #define CAM_STRIDE		0x030
 #define CAM_INTERVAL_NUM	0x034
 #define CAM_INTERVAL_DEN	0x038
+#define CAM_PATTERN		0x03c
 #define CAM_BUF_STATUS		0x040
 #define CAM_BUF_ARM		0x044
 #define CAM_BUF_RELEASE		0x048
@@ -141,6 +143,7 @@ struct cam_dev {
 	/* Capture state (slock) */
 	spinlock_t slock;
 	u32 flip;			/* CTRL_HFLIP | CTRL_VFLIP */
+	u32 pattern;			/* PATTERN: index in cam_patterns[] */
 	bool streaming;
 	struct list_head pending;	/* queued, not yet given to the block */
 	struct cam_buffer *slot[CAM_SLOTS];
@@ -416,6 +419,7 @@ static int cam_start_streaming(struct vb2_queue *q, unsigned int count)
 	cam_write(cam, CAM_STRIDE, pix->plane_fmt[0].bytesperline);
 	cam_write(cam, CAM_INTERVAL_NUM, iv->numerator);
 	cam_write(cam, CAM_INTERVAL_DEN, iv->denominator);
+	cam_write(cam, CAM_PATTERN, cam->pattern);
 	cam_write(cam, CAM_ERROR, cam_read(cam, CAM_ERROR));
 	cam_write(cam, CAM_BUF_ERROR, GENMASK(CAM_SLOTS - 1, 0));
 	cam_write(cam, CAM_INT_STATUS, INT_ALL);
@@ -467,6 +471,12 @@ static const struct vb2_ops cam_vb2_ops = {
 
 /* ---- controls ---- */
 
+/* The block's PATTERN values, in order */
+static const char * const cam_patterns[] = {
+	"Bars",
+	"Gradient and noise",
+};
+
 static int cam_s_ctrl(struct v4l2_ctrl *ctrl)
 {
 	struct cam_dev *cam = container_of(ctrl->handler, struct cam_dev,
@@ -475,6 +485,14 @@ static int cam_s_ctrl(struct v4l2_ctrl *ctrl)
 	u32 bit;
 
 	switch (ctrl->id) {
+	case V4L2_CID_TEST_PATTERN:
+		/* Applies from the next frame on */
+		spin_lock_irqsave(&cam->slock, flags);
+		cam->pattern = ctrl->val;
+		if (cam->streaming)
+			cam_write(cam, CAM_PATTERN, cam->pattern);
+		spin_unlock_irqrestore(&cam->slock, flags);
+		return 0;
 	case V4L2_CID_HFLIP:
 		bit = CTRL_HFLIP;
 		break;
@@ -767,11 +785,15 @@ static int cam_probe(struct platform_device *pdev)
 	cam->v4l2_dev.release = cam_release;
 	/* From here on cam is freed by cam_release() */
 
-	v4l2_ctrl_handler_init(&cam->ctrls, 2);
+	v4l2_ctrl_handler_init(&cam->ctrls, 3);
 	v4l2_ctrl_new_std(&cam->ctrls, &cam_ctrl_ops, V4L2_CID_HFLIP, 0, 1, 1,
 			  0);
 	v4l2_ctrl_new_std(&cam->ctrls, &cam_ctrl_ops, V4L2_CID_VFLIP, 0, 1, 1,
 			  0);
+	v4l2_ctrl_new_std_menu_items(&cam->ctrls, &cam_ctrl_ops,
+				     V4L2_CID_TEST_PATTERN,
+				     ARRAY_SIZE(cam_patterns) - 1, 0, 0,
+				     cam_patterns);
 	if (cam->ctrls.error) {
 		ret = cam->ctrls.error;
 		goto err_put;

@@ -27,14 +27,16 @@ frame_size() {
 	esac
 }
 
-# capture FOURCC W H FLIP N: N frames through MMAP, each printed as a
-# FRAME line (sequence number from the driver, SHA-256 of the bytes);
-# checks the count and that sequence numbers increase.
+# capture FOURCC W H FLIP N [PATTERN]: N frames of test pattern PATTERN
+# (default 0, the bars) through MMAP, each printed as a FRAME line
+# (sequence number from the driver, SHA-256 of the bytes, and the pattern
+# if not 0); checks the count and that sequence numbers increase.
 capture() {
-	fcc=$1 w=$2 h=$3 flip=$4 n=$5
+	fcc=$1 w=$2 h=$3 flip=$4 n=$5 pat=${6:-0} ptag=
+	[ "$pat" = 0 ] || ptag=" $pat"
 	rm -f /tmp/cap.raw
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=$w,height=$h,pixelformat=$fcc \
-		-c horizontal_flip=$((flip & 1)),vertical_flip=$((flip >> 1 & 1)) \
+		-c horizontal_flip=$((flip & 1)),vertical_flip=$((flip >> 1 & 1)),test_pattern=$pat \
 		--stream-mmap --stream-count=$n --stream-to=/tmp/cap.raw --verbose \
 		>/tmp/cap.log 2>&1
 	rc=$?
@@ -44,7 +46,7 @@ capture() {
 	if [ $rc != 0 ] || [ "$got" != "$n" ] || [ "$(echo $seqs | wc -w)" != "$n" ]; then
 		not_ok "camera: capture $fcc ${w}x$h: $got of $n frames (status $rc)"
 		tail -n 5 /tmp/cap.log | sed 's/^/# /'
-		v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0
+		v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0,test_pattern=0
 		return
 	fi
 	prev=-1 i=0 mono=1
@@ -52,16 +54,16 @@ capture() {
 		[ "$s" -gt "$prev" ] || mono=0
 		prev=$s
 		sum=$(dd if=/tmp/cap.raw bs=$size skip=$i count=1 2>/dev/null | sha256sum)
-		echo "FRAME $fcc $w $h $flip $s ${sum%% *}"
+		echo "FRAME $fcc $w $h $flip $s ${sum%% *}$ptag"
 		i=$((i + 1))
 	done
 	if [ $mono = 1 ]; then
-		ok "camera: capture $fcc ${w}x$h flip $flip: $n frames, sequence $(echo $seqs | tr ' ' ,)"
+		ok "camera: capture $fcc ${w}x$h flip $flip${ptag:+, pattern$ptag}: $n frames, sequence $(echo $seqs | tr ' ' ,)"
 	else
 		not_ok "camera: capture $fcc ${w}x$h: sequence numbers do not increase: $seqs"
 	fi
 	rm -f /tmp/cap.raw
-	v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0
+	v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0,test_pattern=0
 }
 
 # Camera chunks and buffers still allocated

@@ -8,7 +8,7 @@
 #                        (cma_map=fb200000.camera/y=camy;fb200000.camera/c=camc)
 #   camera.sh basic      captures and placement only (the other board)
 #
-# Besides TAP lines it prints "FRAME <fourcc> <w> <h> <flip> <seq> <sha256>"
+# Besides TAP lines it prints "FRAME <fourcc> <w> <h> <flip> <seq> <sha256> [<pattern>]"
 # for every captured frame; the host recomputes the pattern and compares.
 . /tests/lib.sh
 . /tests/camera-lib.sh
@@ -61,6 +61,9 @@ main)
 	capture YUYV 1280 720 3 4
 	capture NM12 96 48 1 4
 	capture YUYV 1920 1080 0 2
+	# the second pattern (gradients and noise), selected by test_pattern
+	capture YUYV 640 480 0 3 1
+	capture NM12 320 240 3 2 1
 	no_leak "after the captures"
 
 	# ---- every buffer in the region cma_map= sends it to ----

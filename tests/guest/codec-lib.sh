@@ -26,11 +26,16 @@ codec_wait_buffers() {
 	sleep 0.3
 }
 
-# grab FOURCC W H N FILE: N camera frames (MMAP) into FILE; sets SEQS
+# grab FOURCC W H N FILE [PATTERN]: N camera frames (MMAP) of the test
+# pattern PATTERN (default 0, the bars) into FILE; sets SEQS
 # (comma-separated sequence numbers); fails if fewer came.
 grab() {
-	v4l2-ctl -d "$CAM" --set-fmt-video=width=$2,height=$3,pixelformat=$1 \
-		--stream-mmap --stream-count=$4 --stream-to="$5" --verbose >/tmp/grab.log 2>&1 || return 1
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=$2,height=$3,pixelformat=$1 -c test_pattern=${6:-0} \
+		--stream-mmap --stream-count=$4 --stream-to="$5" --verbose >/tmp/grab.log 2>&1
+	rc=$?
+	# the control outlives the file: back to the bars
+	[ "${6:-0}" = 0 ] || v4l2-ctl -d "$CAM" -c test_pattern=0
+	[ $rc = 0 ] || return 1
 	SEQS=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *\([0-9]*\) .*/\1/p' /tmp/grab.log | tr '\n' , | sed 's/,$//')
 	[ "$(echo "$SEQS" | tr , ' ' | wc -w)" = "$4" ] &&
 		[ "$(stat -c %s "$5")" = $(($(frame_size "$1" "$2" "$3") * $4)) ]
@@ -64,13 +69,15 @@ emit() {
 	echo "END-FILE $tag"
 }
 
-# pipeline FOURCC W H N [QUALITY]: camera -> codec; checks the stream in
-# the guest (frame count, SOI/EOI, sizes) and sends it to the host as
-# "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES" for decoding and PSNR.
+# pipeline FOURCC W H N [QUALITY [PATTERN]]: camera -> codec, the camera
+# showing test pattern PATTERN (0 bars, the default; 1 gradients and
+# noise); checks the stream in the guest (frame count, SOI/EOI, sizes) and
+# sends it to the host as "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES PATTERN"
+# for decoding and PSNR.
 pipeline() {
-	fcc=$1 w=$2 h=$3 n=$4
+	fcc=$1 w=$2 h=$3 n=$4 pat=${6:-0}
 	rm -f /tmp/raw /tmp/out.mjpeg
-	if ! grab $fcc $w $h $n /tmp/raw; then
+	if ! grab $fcc $w $h $n /tmp/raw $pat; then
 		not_ok "codec: capture $n $fcc ${w}x$h frames from the camera"
 		tail -n 5 /tmp/grab.log | sed 's/^/# /'
 		return
@@ -88,12 +95,14 @@ pipeline() {
 		pos=$((pos + s)) nsz=$((nsz + 1))
 	done
 	size=$(stat -c %s /tmp/out.mjpeg)
+	what="$fcc ${w}x$h"
+	[ $pat = 0 ] || what="$what, test pattern $pat"
 	if [ "$nsz" = "$n" ] && [ $bad = 0 ] && [ "$size" = "$pos" ]; then
-		ok "codec: $fcc ${w}x$h: $n frames encoded, each from SOI to EOI, $size bytes (frames $SIZES)"
+		ok "codec: $what: $n frames encoded, each from SOI to EOI, $size bytes (frames $SIZES)"
 	else
-		not_ok "codec: $fcc ${w}x$h: $nsz of $n frames, $bad without SOI/EOI, $size bytes for $pos"
+		not_ok "codec: $what: $nsz of $n frames, $bad without SOI/EOI, $size bytes for $pos"
 	fi
-	emit MJPEG /tmp/out.mjpeg $fcc $w $h $SEQS $SIZES
+	emit MJPEG /tmp/out.mjpeg $fcc $w $h $SEQS $SIZES $pat
 	rm -f /tmp/raw /tmp/out.mjpeg
 }
 

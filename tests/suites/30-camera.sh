@@ -12,7 +12,7 @@
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 104 debug=72
+t_plan 111 debug=79
 
 pattern=$S5P_TOP/tests/suites/camera_pattern.py
 
