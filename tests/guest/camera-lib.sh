@@ -45,7 +45,11 @@ capture() {
 	seqs=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *\([0-9]*\) .*/\1/p' /tmp/cap.log)
 	if [ $rc != 0 ] || [ "$got" != "$n" ] || [ "$(echo $seqs | wc -w)" != "$n" ]; then
 		not_ok "camera: capture $fcc ${w}x$h: $got of $n frames (status $rc)"
-		tail -n 5 /tmp/cap.log | sed 's/^/# /'
+		# v4l2-ctl's stdout (the format) is written last: show what went
+		# wrong first, then where the frames were to go.
+		grep -vE 'returned 0 \(Success\)|^	' /tmp/cap.log | tail -n 12 | sed 's/^/# /'
+		echo "# /tmp/cap.raw: $(ls -l /tmp/cap.raw 2>&1); /tmp: $(df -k /tmp | tail -n 1)"
+		echo "# $(grep -E '^(MemFree|MemAvailable):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
 		v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0,test_pattern=0
 		return
 	fi
