@@ -65,8 +65,11 @@ s5p_pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
 # atomic, spinlock, SLUB's "BUG kmalloc-64 (Not tainted): ..."), WARNING
 # (WARN_ON, lockdep, DEBUG_LIST, refcount), Oops, panics, UBSAN, DMA-API
 # debugging, debug objects, kmemleak's unreferenced objects, hung tasks and
-# RCU stalls.
-S5P_REPORT_RE='BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Kernel panic|UBSAN:|DMA-API: ([^ ]+ [^ ]+: |debugging out of memory|cacheline tracking)|ODEBUG: |unreferenced object 0x|suspected memory leak|INFO: task .* blocked|rcu: INFO:|detected stall|cut here'
+# RCU stalls.  kmemleak: the objects /init prints after its last scan
+# ("unreferenced object 0x..."), not kmemleak's own "N new suspected memory
+# leaks" line, which its first scans may print for objects an RCU callback
+# frees a moment later (rootfs/init, kmemleak_scan).
+S5P_REPORT_RE='BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Kernel panic|UBSAN:|DMA-API: ([^ ]+ [^ ]+: |debugging out of memory|cacheline tracking)|ODEBUG: |unreferenced object 0x|INFO: task .* blocked|rcu: INFO:|detected stall|cut here'
 
 # s5p_kernel_reports LOG: print the report lines of a console log (none:
 # exit status 1, like grep).

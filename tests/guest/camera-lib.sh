@@ -50,6 +50,9 @@ capture() {
 		grep -vE 'returned 0 \(Success\)|^	' /tmp/cap.log | tail -n 12 | sed 's/^/# /'
 		echo "# /tmp/cap.raw: $(ls -l /tmp/cap.raw 2>&1); /tmp: $(df -k /tmp | tail -n 1)"
 		echo "# $(grep -E '^(MemFree|MemAvailable):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
+		# (v4l2-ctl exits 0 after a failed REQBUFS or STREAMON, or a
+		# "select timeout": what the driver said, if anything.)
+		dmesg | tail -n 8 | sed 's/^/# dmesg: /'
 		v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0,test_pattern=0
 		return
 	fi
