@@ -23,17 +23,28 @@
 #                     kernel report: BUG, WARNING, Oops, KASAN, UBSAN, lockdep,
 #                     DMA-API, or a kmemleak leak (the debug flavour's /init
 #                     scans at the end of the run); on when S5P_CHECK_LOG=1
+#   --share DIR       the host directory DIR is /host in the guest, readable
+#                     and writable both ways while the guest runs (virtio-9p);
+#                     the guest's writes are in DIR when --cmd returns.  A
+#                     missing or unwritable DIR: one line, status 2
+#   --module FILE.ko  load FILE.ko (built by scripts/kmod.sh) in the guest
+#                     before --cmd runs or the shell starts; repeatable, loaded
+#                     in the order given.  One that does not load: its error
+#                     and kernel log are printed and the status is 4
 #   --build-only      build what is missing and stop
 #   --demo [DIR]      capture 6 camera frames, encode them on the codec, and
-#                     leave in DIR (default ./demo-out) the frames as PNG, the
-#                     Motion-JPEG stream (.mjpeg) and each frame as .jpg
+#                     leave in DIR (default ./demo-out; the guest writes it
+#                     through --share) the frames as PNG, the raw capture
+#                     (.yuyv), the Motion-JPEG stream (.mjpeg) and each frame
+#                     as .jpg
 #   -h, --help        this text
 #
 # Without --cmd you get an interactive busybox shell on the serial console;
 # leaving it powers the guest off, and Ctrl-A X quits QEMU at any time.
 # Exit status with --cmd: the command's own; 124 timeout; 125 the guest ended
 # without reporting one (kernel panic, crash); 3 the command succeeded but
-# --check-log found a kernel report; 2 bad usage; 1 build failure.
+# --check-log found a kernel report; 4 a --module did not load (the command
+# did not run); 2 bad usage; 1 build failure.
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/qemu.sh"
 . "$S5P_TOP/scripts/lib/rootfs.sh"
@@ -41,7 +52,8 @@
 usage() { sed -n '2,/^[^#]/p' "$S5P_TOP/scripts/boot.sh" | sed -n 's/^# \{0,1\}//p'; }
 bad_usage() { printf 'error: %s (try --help)\n' "$1" >&2; exit 2; }
 
-board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0 demo=
+board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0 demo= share=
+modules=()
 flavour=${S5P_FLAVOUR:-default} check_log=${S5P_CHECK_LOG:-0}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -57,6 +69,12 @@ while [ $# -gt 0 ]; do
 	--flavour) [ $# -ge 2 ] || bad_usage "--flavour needs a value"; flavour=$2; shift 2 ;;
 	--check-log) check_log=1; shift ;;
 	--build-only) build_only=1; shift ;;
+	--share) [ $# -ge 2 ] || bad_usage "--share needs a directory"; share=$2; shift 2 ;;
+	--module)
+		[ $# -ge 2 ] || bad_usage "--module needs a .ko file"
+		[ -f "$2" ] && [ -r "$2" ] || bad_usage "--module: no readable file '$2'"
+		[[ $2 == *.ko ]] || bad_usage "--module: '$2' is not a .ko file (build one with scripts/kmod.sh)"
+		modules+=("$(realpath "$2")"); shift 2 ;;
 	--demo)
 		demo=./demo-out
 		if [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; then demo=$2; shift; fi
@@ -91,7 +109,17 @@ if [ -n "$demo" ]; then
 	[ $have_cmd = 0 ] || bad_usage "--demo runs its own command: leave out --cmd"
 	mkdir -p "$demo" 2>/dev/null && [ -w "$demo" ] ||
 		bad_usage "--demo: cannot write to the directory '$demo'"
+	[ -z "$share" ] || bad_usage "--demo shares its own directory: leave out --share"
+	# the guest writes the demo's files straight into it (/host)
+	share=$demo
 	cmd=/tests/codec-demo.sh have_cmd=1
+fi
+# The shared directory: checked here, before anything is built or booted.
+if [ -n "$share" ]; then
+	[ -d "$share" ] || bad_usage "--share: '$share' is not a directory"
+	probe=$(mktemp -p "$share" .s5p-share-XXXXXX 2>/dev/null) && rm -f "$probe" ||
+		bad_usage "--share: cannot write to the directory '$share'"
+	share=$(realpath "$share")
 fi
 
 # Install what is missing (first run on a fresh machine), then build what
@@ -118,22 +146,51 @@ trap 'exit 130' INT TERM
 
 kargs="console=$console,115200n8 earlycon panic=-1"
 qemu_args=(-M "$board" -kernel "$KIMAGE" -dtb "$DTB" -display none -no-reboot)
-
-if [ $have_cmd = 0 ]; then
-	s5p_log "booting $board (Ctrl-A X quits QEMU)"
-	exec "$QEMU" "${qemu_args[@]}" -initrd "$ROOTFS" -append "$kargs $append" \
-		-serial mon:stdio
+# --share: virtio-9p on one of the machine's virtio-mmio transports, mount
+# tag "host" (/init mounts it at /host); files are created as the user
+# running QEMU (security_model=none).  QEMU wants commas in a path doubled.
+if [ -n "$share" ]; then
+	qemu_args+=(-fsdev "local,id=host,path=${share//,/,,},security_model=none"
+		-device virtio-9p-device,fsdev=host,mount_tag=host)
 fi
 
-# --cmd: the command travels as a second cpio archive appended to the
-# initramfs (/etc/s5p/cmd), so any characters are safe.
-s5p_gen_init_cpio
-printf '%s\n' "$cmd" >"$run/cmd"
-printf 'dir /etc 0755 0 0\ndir /etc/s5p 0755 0 0\nfile /etc/s5p/cmd %s 0644 0 0\n' \
-	"$run/cmd" >"$run/cmd.list"
-"$GEN_INIT_CPIO" "$run/cmd.list" | gzip -n >"$run/cmd.cpio.gz" ||
-	s5p_die "cannot build the command archive"
-cat "$ROOTFS" "$run/cmd.cpio.gz" >"$run/initrd"
+# --cmd and --module: the command (/etc/s5p/cmd) and the modules
+# (/etc/s5p/modules.d/, listed in /etc/s5p/modules with the modules they
+# depend on) travel as a second cpio archive appended to the initramfs (the
+# kernel unpacks both), so any characters are safe and nothing is rebuilt.
+initrd=$ROOTFS
+if [ $have_cmd = 1 ] || [ ${#modules[@]} -gt 0 ]; then
+	s5p_gen_init_cpio
+	printf 'dir /etc 0755 0 0\ndir /etc/s5p 0755 0 0\n' >"$run/extra.list"
+	if [ $have_cmd = 1 ]; then
+		printf '%s\n' "$cmd" >"$run/cmd"
+		printf 'file /etc/s5p/cmd %s 0644 0 0\n' "$run/cmd" >>"$run/extra.list"
+	fi
+	if [ ${#modules[@]} -gt 0 ]; then
+		s5p_need_cmd modinfo
+		printf 'dir /etc/s5p/modules.d 0755 0 0\n' >>"$run/extra.list"
+		: >"$run/modules"
+		i=0
+		for m in "${modules[@]}"; do
+			i=$((i + 1))
+			g=/etc/s5p/modules.d/$i-$(basename "$m")
+			printf 'file %s %s 0644 0 0\n' "$g" "$m" >>"$run/extra.list"
+			printf '%s %s\n' "$g" "$(modinfo -F depends "$m" 2>/dev/null | tr , ' ')" >>"$run/modules"
+		done
+		printf 'file /etc/s5p/modules %s 0644 0 0\n' "$run/modules" >>"$run/extra.list"
+	fi
+	"$GEN_INIT_CPIO" "$run/extra.list" | gzip -n >"$run/extra.cpio.gz" ||
+		s5p_die "cannot build the command archive"
+	cat "$ROOTFS" "$run/extra.cpio.gz" >"$run/initrd"
+	initrd=$run/initrd
+fi
+
+if [ $have_cmd = 0 ]; then
+	s5p_log "booting $board (Ctrl-A X quits QEMU)${share:+; $share is /host}"
+	"$QEMU" "${qemu_args[@]}" -initrd "$initrd" -append "$kargs $append" \
+		-serial mon:stdio
+	exit
+fi
 : >"$run/console.log"
 : >"$run/out.log"
 
@@ -144,13 +201,10 @@ timeout -k 5 "$timeout" "$QEMU" "${qemu_args[@]}" -initrd "$run/initrd" \
 	-serial "file:$run/console.log" -serial "file:$run/out.log" \
 	</dev/null >"$run/qemu.log" 2>&1 &
 qpid=$!
-if [ -z "$demo" ]; then
-	tail -n +1 -s 0.2 -f --pid="$qpid" "$run/out.log" &
-else
-	# the demo's files come base64 over the UART: show progress only
-	s5p_log "demo: booting $board, capturing and encoding"
-	tail -n +1 -s 0.2 -f --pid="$qpid" "$run/out.log" | grep --line-buffered '^demo:' &
+if [ -n "$demo" ]; then
+	s5p_log "demo: booting $board, capturing and encoding into $demo"
 fi
+tail -n +1 -s 0.2 -f --pid="$qpid" "$run/out.log" &
 tailpid=$!
 [ $verbose = 0 ] || tail -n +1 -s 0.2 -f --pid="$qpid" "$run/console.log" >&2 &
 wait "$qpid"
@@ -174,6 +228,16 @@ clog=$S5P_CACHE/logs/$board-console.log
 # /init writes it to the kernel log and to the console (kept when "quiet"
 # hides the kernel log).
 status=$(sed -n 's/^\(\[ *[0-9.]*\] \)\{0,1\}S5P-EXIT \([0-9]*\)\r\{0,1\}$/\2/p' "$run/console.log" | tail -n1)
+# /init: a --module that did not load (its error and kernel log went to the
+# output above), a share it could not mount.
+failed=$(sed -n 's/^\(\[ *[0-9.]*\] \)\{0,1\}S5P-MODULE-FAILED \(.*[^\r]\)\r\{0,1\}$/\2/p' "$run/console.log" | head -n1)
+if [ -n "$failed" ] && [ -n "$status" ]; then
+	printf 'error: the module %s did not load (its kernel log is above); the command did not run\n' \
+		"$failed" >&2
+	status=4
+fi
+! grep -q 'S5P-SHARE-FAILED' "$run/console.log" ||
+	printf 'error: the guest could not mount the shared directory at /host (console log: %s)\n' "$clog" >&2
 if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" >"$run/reports"; then
 	printf 'error: the kernel log holds %s report line(s) (%s flavour; console log: %s):\n' \
 		"$(wc -l <"$run/reports")" "$flavour" "${log:-$clog}" >&2
@@ -182,9 +246,9 @@ if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" >"$run/reports"
 fi
 if [ -n "$status" ]; then
 	if [ -n "$demo" ] && [ "$status" = 0 ]; then
-		# decode and check on the host, write the files
-		python3 "$S5P_TOP/tests/suites/codec_check.py" extract "$demo" <"$run/out.log" \
-			>"$run/demo.log"
+		# the guest wrote the raw frames and the stream into the share:
+		# PNGs of the frames, each JPEG decoded and checked, here
+		python3 "$S5P_TOP/tests/suites/codec_check.py" demo "$demo" >"$run/demo.log"
 		status=$?
 		sed -n 's/^# wrote /wrote /p' "$run/demo.log"
 		grep -c '^ok - ' "$run/demo.log" | sed 's/.*/& frames decoded by djpeg, PSNR against the camera pattern >= 30 dB:/'

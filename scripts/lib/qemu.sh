@@ -55,9 +55,13 @@ s5p_qemu_source() {
 
 # --enable-libjpeg: the codec encodes with libjpeg (libjpeg62-turbo-dev), and
 # --without-default-features would leave it out; the S5PV210 machines need it.
+# --enable-virtfs (with its --enable-attr, --enable-cap-ng: libattr1-dev,
+# libcap-ng-dev): virtio-9p on the boards' virtio-mmio transports, the host
+# folder of boot.sh --share (s5pv210.mak asks for it).
 S5P_QEMU_CONFIGURE=(
 	--target-list=arm-softmmu --without-default-devices --with-devices-arm=s5pv210
 	--without-default-features --enable-fdt=system --enable-libjpeg --disable-docs
+	--enable-virtfs --enable-attr --enable-cap-ng
 	--disable-tools --disable-werror
 )
 

@@ -15,6 +15,12 @@ libjpeg-turbo-progs).
         the same checks, and writes DIR/codec-<W>x<H>-<FOURCC>.mjpeg, each
         frame as .jpg, and every "BEGIN-FILE RAW FOURCC W H SEQS" block
         (gzip, base64: captured frames) as PNG images.
+    codec_check.py demo DIR [--min-psnr DB]
+        what tests/guest/codec-demo.sh (boot.sh --demo DIR) wrote into DIR
+        through the share, as DIR/demo.txt lists it ("RAW FOURCC W H SEQS
+        FILE", "MJPEG FOURCC W H SEQS SIZES FILE"): each raw frame written
+        out as a PNG image, each frame of the stream checked as above and
+        found in its own DIR/codec-<W>x<H>-<FOURCC>-<SEQ>.jpg.
     codec_check.py image FILE SEQ [--min-psnr DB]
         FILE (an 8-bit RGB PNG as extract writes, or a JPEG file, decoded
         by djpeg) is the pattern frame SEQ: PSNR >= DB in RGB; one TAP line.
@@ -249,6 +255,59 @@ def check(lines, min_psnr, outdir=None):
     return failed
 
 
+def demo(outdir, min_psnr):
+    """The files codec-demo.sh wrote into outdir (see the docstring)."""
+    failed = 0
+    try:
+        with open(os.path.join(outdir, "demo.txt")) as f:
+            manifest = [line.split() for line in f if line.strip()]
+    except OSError as e:
+        print("not ok - the demo wrote no demo.txt: %s" % e)
+        return 1
+    lines = []
+    for m in manifest:
+        path = os.path.join(outdir, m[-1])
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            print("not ok - %s: %s" % (path, e))
+            failed += 1
+            continue
+        print("# wrote " + path)
+        if m[0] == "RAW":
+            fourcc, w, h, seqs = m[1], int(m[2]), int(m[3]), m[4].split(",")
+            size = len(camera_pattern.frame(fourcc, w, h, 0, 0))
+            if len(data) != size * len(seqs):
+                print("not ok - %s: %d bytes, not %d frames of %d" %
+                      (path, len(data), len(seqs), size))
+                failed += 1
+                continue
+            for i, seq in enumerate(seqs):
+                png = os.path.join(outdir, "camera-%dx%d-%s-%s.png" % (w, h, fourcc, seq))
+                write_png(png, w, h, raw_to_rgb(fourcc, w, h, data[i * size:(i + 1) * size]))
+                print("# wrote " + png)
+        elif m[0] == "MJPEG":
+            fourcc, w, h, seqs, sizes = m[1], int(m[2]), int(m[3]), m[4], m[5]
+            pos = 0
+            for seq, size in zip(seqs.split(","), (int(x) for x in sizes.split(","))):
+                jpg = os.path.join(outdir, "codec-%dx%d-%s-%s.jpg" % (w, h, fourcc, seq))
+                try:
+                    with open(jpg, "rb") as f:
+                        same = f.read() == data[pos:pos + size]
+                except OSError:
+                    same = False
+                if not same:
+                    print("not ok - %s is not frame %s of the stream" % (jpg, seq))
+                    failed += 1
+                else:
+                    print("# wrote " + jpg)
+                pos += size
+            lines += ["BEGIN-FILE MJPEG %s %d %d %s %s" % (fourcc, w, h, seqs, sizes),
+                      base64.b64encode(data).decode(), "END-FILE MJPEG"]
+    return failed + check(lines, min_psnr)
+
+
 def main():
     args = sys.argv[1:]
     min_psnr = 30.0
@@ -276,6 +335,8 @@ def main():
             os.path.basename(args[1]), w, h, kind, p, seq, min_psnr)
         print(("ok - " if p >= min_psnr else "not ok - ") + line)
         sys.exit(0 if p >= min_psnr else 1)
+    if len(args) == 2 and args[0] == "demo":
+        sys.exit(1 if demo(args[1], min_psnr) else 0)
     if len(args) == 2 and args[0] == "extract":
         os.makedirs(args[1], exist_ok=True)
         sys.exit(1 if check(sys.stdin, min_psnr, args[1]) else 0)
