@@ -17,7 +17,7 @@ HOST_PKGS=(
 	device-tree-compiler util-linux
 	python3-ply python3-git
 	libjpeg-turbo-progs libjpeg62-turbo-dev
-	libattr1-dev libcap-ng-dev
+	libattr1-dev libcap-ng-dev # QEMU's virtfs (9p): boot.sh --share
 	python3-matplotlib
 )
 
