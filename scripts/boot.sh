@@ -173,8 +173,10 @@ if [ $have_cmd = 1 ] || [ ${#modules[@]} -gt 0 ]; then
 		i=0
 		for m in "${modules[@]}"; do
 			i=$((i + 1))
-			g=/etc/s5p/modules.d/$i-$(basename "$m")
-			printf 'file %s %s 0644 0 0\n' "$g" "$m" >>"$run/extra.list"
+			g=/etc/s5p/modules.d/$i-$(basename "$m" | tr -c "A-Za-z0-9._\n-" _)
+			# (a copy: gen_init_cpio's list takes no spaces in a path)
+			cp "$m" "$run/module-$i.ko" || s5p_die "cannot read $m"
+			printf 'file %s %s 0644 0 0\n' "$g" "$run/module-$i.ko" >>"$run/extra.list"
 			printf '%s %s\n' "$g" "$(modinfo -F depends "$m" 2>/dev/null | tr , ' ')" >>"$run/modules"
 		done
 		printf 'file /etc/s5p/modules %s 0644 0 0\n' "$run/modules" >>"$run/extra.list"
