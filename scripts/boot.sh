@@ -32,6 +32,8 @@
 #                     in the order given.  One that does not load: its error
 #                     and kernel log are printed and the status is 4
 #   --build-only      build what is missing and stop
+#   --dry-run         say what would be built ("would build: ..." lines, or
+#                     "up to date"), build nothing, boot nothing
 #   --demo [DIR]      capture 6 camera frames, encode them on the codec, and
 #                     leave in DIR (default ./demo-out; the guest writes it
 #                     through --share) the frames as PNG, the raw capture
@@ -75,6 +77,7 @@ while [ $# -gt 0 ]; do
 		[ -f "$2" ] && [ -r "$2" ] || bad_usage "--module: no readable file '$2'"
 		[[ $2 == *.ko ]] || bad_usage "--module: '$2' is not a .ko file (build one with scripts/kmod.sh)"
 		modules+=("$(realpath "$2")"); shift 2 ;;
+	--dry-run) export S5P_DRY_RUN=1; build_only=1; shift ;;
 	--demo)
 		demo=./demo-out
 		if [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; then demo=$2; shift; fi
@@ -132,6 +135,10 @@ s5p_qemu_build
 s5p_kernel_build "$board" "$flavour"
 s5p_dtb "$board"
 s5p_rootfs
+if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
+	[ "$S5P_WOULD_BUILD" != 0 ] || printf 'up to date: nothing to build for %s (%s flavour)\n' "$board" "$flavour"
+	exit 0
+fi
 [ $build_only = 0 ] || { s5p_log "built ($flavour flavour): $QEMU, $KIMAGE, $DTB, $ROOTFS"; exit 0; }
 
 mkdir -p "$S5P_CACHE/runs" "$S5P_CACHE/logs"

@@ -6,7 +6,13 @@
 #
 #   scripts/setup.sh          install what is missing
 #   scripts/setup.sh --check  only report what is missing (exit 1 if anything)
+#   scripts/setup.sh --update move to the newest Debian versions of the kernel
+#                             source, QEMU's source and the armel packages (same
+#                             release and upstream series; never backports),
+#                             rewrite the file "versions", and rebuild both boards
+#                             (then run make check and commit "versions")
 . "$(dirname "$0")/lib/common.sh"
+. "$S5P_TOP/scripts/lib/versions.sh"
 
 # Host packages: cross compiler, kernel build deps, QEMU build deps, tools.
 HOST_PKGS=(
@@ -21,10 +27,11 @@ HOST_PKGS=(
 	python3-matplotlib
 )
 
-check=0
+check=0 update=0
 case "${1:-}" in
 --check) check=1 ;;
--h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+--update) update=1 ;;
+-h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 "") ;;
 *) s5p_die "unknown option '$1' (try --help)" ;;
 esac
@@ -80,6 +87,7 @@ if [ $have_armel = 0 ]; then
 fi
 [ ${#missing[@]} -eq 0 ] || need_update=1
 [ $have_lists = 1 ] || need_update=1
+[ $update = 0 ] || need_update=1
 
 if [ $need_update = 1 ]; then
 	s5p_log "apt-get update"
@@ -100,3 +108,36 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 fi
 s5p_log "setup complete"
+[ $update = 1 ] || exit 0
+
+# --update: the newest version of each package in this release and series.
+s5p_log "looking for the newest versions (this Debian release, same upstream series)"
+new=$(mktemp)
+# shellcheck disable=SC2064
+trap "rm -f '$new'" EXIT
+sed -n '/^#/p' "$S5P_VERSIONS" >"$new"
+changed=0
+for p in $(s5p_version_packages); do
+	old=$(s5p_recorded "$p")
+	series=
+	[ -z "$old" ] || series=$(s5p_version_series "$p" "$old")
+	v=$(s5p_version_newest "$p" "$series")
+	[ -n "$v" ] || s5p_die "apt knows no version of $p${series:+ in the series $series} in this Debian release; check the apt sources (scripts/setup.sh adds deb-src lines and armel)"
+	if [ "$v" != "$old" ]; then
+		s5p_info "$p: ${old:-(none)} -> $v"
+		changed=$((changed + 1))
+	fi
+	printf '%s %s\n' "$p" "$v" >>"$new"
+done
+cp "$new" "$S5P_VERSIONS"
+if [ $changed = 0 ]; then
+	s5p_log "versions: every package is at its newest already"
+else
+	s5p_log "versions: $changed package(s) moved; rewrote $S5P_VERSIONS"
+fi
+s5p_log "rebuilding both boards with these versions"
+for b in goni aquila; do
+	"$S5P_TOP/scripts/boot-$b.sh" --build-only ||
+		s5p_die "the $b build with the new versions failed (above); 'git checkout versions' goes back to the recorded ones"
+done
+s5p_log "done: run 'make check', then commit $S5P_VERSIONS"

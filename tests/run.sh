@@ -49,6 +49,9 @@ done
 [ ${#all[@]} -gt 0 ] || s5p_die "no test suite matches '$*' (the suites: $(cd "$S5P_TOP/tests/suites" && ls -- *.sh | tr '\n' ' '))"
 
 "$S5P_TOP/scripts/setup.sh" || s5p_die "setup failed; the tests cannot run"
+. "$S5P_TOP/scripts/lib/versions.sh"
+versions=$(s5p_versions_line) || s5p_die "cannot tell which Debian versions to use (above)"
+printf '# versions: %s\n' "$versions"
 
 logdir=$S5P_CACHE/test-logs
 mkdir -p "$logdir"

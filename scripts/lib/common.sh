@@ -20,14 +20,22 @@ s5p_sudo() {
 	fi
 }
 
-# s5p_hash FILE|DIR|-s STRING ...: one hash over everything that goes into a step.
+# s5p_hash FILE|DIR|-s STRING|-m DIR ...: one hash over everything that goes
+# into a step.  A directory counts with its files' contents; "-m DIR" with
+# their modes too (what goes into the initramfs).  Build output in a
+# checkout is never an input: directories named build, *.o and editor
+# backups (*~) are left out (.gitignore).
 s5p_hash() {
 	{
 		while [ $# -gt 0 ]; do
 			if [ "$1" = -s ]; then printf 'str:%s\n' "$2"; shift 2; continue; fi
+			if [ "$1" = -m ]; then
+				printf 'modes:%s\n' "${2#"$S5P_TOP"/}"
+				(cd "$2" && s5p_source_files . | xargs -0r stat -c '%a %n')
+				shift
+			fi
 			if [ -d "$1" ]; then
-				(cd "$1" && find . -type f ! -name '*~' -print0 | LC_ALL=C sort -z |
-					xargs -0r sha256sum)
+				(cd "$1" && s5p_source_files . | xargs -0r sha256sum)
 			elif [ -e "$1" ]; then
 				printf 'file:%s\n' "${1#"$S5P_TOP"/}"; sha256sum <"$1"
 			else
@@ -38,17 +46,63 @@ s5p_hash() {
 	} | sha256sum | cut -c1-16
 }
 
-# Serialise the heavy steps: two kernel or QEMU builds never run at once on
-# this machine, whatever cache directory they use.
-S5P_BUILD_LOCK=${S5P_BUILD_LOCK:-/tmp/s5pv210-cma-build.lock}
-s5p_build_lock() {
-	exec 9>>"$S5P_BUILD_LOCK"
-	if ! flock -n 9; then
-		s5p_log "waiting for another build to finish (lock $S5P_BUILD_LOCK)"
-		flock 9
-	fi
+# s5p_source_files DIR: the files of DIR that are sources, not build output
+# (NUL-separated, sorted).
+s5p_source_files() {
+	find "$1" -type d -name build -prune -o -type f ! -name '*~' ! -name '*.o' -print0 |
+		LC_ALL=C sort -z
 }
-s5p_build_unlock() { exec 9>&-; }
+
+# Serialise the heavy steps: two kernel or QEMU builds never run at once on
+# this machine, whatever cache directory they use.  Reentrant: a step that
+# holds it may call another that takes it.
+S5P_BUILD_LOCK=${S5P_BUILD_LOCK:-/tmp/s5pv210-cma-build.lock}
+S5P_BUILD_LOCK_DEPTH=0
+s5p_build_lock() {
+	if [ "$S5P_BUILD_LOCK_DEPTH" = 0 ]; then
+		exec 9>>"$S5P_BUILD_LOCK"
+		if ! flock -n 9; then
+			s5p_log "waiting for another build to finish (lock $S5P_BUILD_LOCK)"
+			flock 9
+		fi
+	fi
+	S5P_BUILD_LOCK_DEPTH=$((S5P_BUILD_LOCK_DEPTH + 1))
+}
+s5p_build_unlock() {
+	S5P_BUILD_LOCK_DEPTH=$((S5P_BUILD_LOCK_DEPTH - 1))
+	[ "$S5P_BUILD_LOCK_DEPTH" -gt 0 ] || { S5P_BUILD_LOCK_DEPTH=0; exec 9>&-; }
+}
+
+# A source tree in the cache and what is built from it are shared by every
+# checkout using the cache: its unpacking, checkout and builds happen under
+# one lock per tree (DIR/tree.lock), so no build compiles one series while
+# its stamp records another.  Reentrant; taken before the build lock, never
+# while holding it.  Another run waiting for it says so.
+S5P_TREE_LOCK_DEPTH=0
+s5p_tree_lock() {
+	local dir=$1
+	if [ "$S5P_TREE_LOCK_DEPTH" = 0 ]; then
+		mkdir -p "$dir"
+		exec 8>>"$dir/tree.lock"
+		if ! flock -n 8; then
+			s5p_log "waiting for another run using $dir (it is unpacking, checking out or building there; lock $dir/tree.lock)"
+			flock 8
+		fi
+	fi
+	S5P_TREE_LOCK_DEPTH=$((S5P_TREE_LOCK_DEPTH + 1))
+}
+s5p_tree_unlock() {
+	S5P_TREE_LOCK_DEPTH=$((S5P_TREE_LOCK_DEPTH - 1))
+	[ "$S5P_TREE_LOCK_DEPTH" -gt 0 ] || { S5P_TREE_LOCK_DEPTH=0; exec 8>&-; }
+}
+
+# S5P_DRY_RUN=1 (boot.sh --dry-run): the build steps say what they would
+# build, and build nothing.
+S5P_WOULD_BUILD=0
+s5p_would_build() {
+	printf 'would build: %s\n' "$*"
+	S5P_WOULD_BUILD=$((S5P_WOULD_BUILD + 1))
+}
 
 s5p_need_cmd() {
 	local c

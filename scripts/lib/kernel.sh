@@ -2,24 +2,25 @@
 # The kernel: Debian's linux-source-6.1 + kernel-patches/, cross-built for ARM.
 . "$S5P_TOP/scripts/lib/tree.sh"
 . "$S5P_TOP/scripts/lib/progress.sh"
+. "$S5P_TOP/scripts/lib/versions.sh"
 
 S5P_KMAKE=(make ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- -j"$(nproc)")
 
+# The linux-source-6.1 version to build: the one recorded in versions
+# (scripts/lib/versions.sh), which need not be the one installed.
 s5p_kernel_version() {
-	local v
-	v=$(s5p_pkg_version linux-source-6.1)
-	[ -n "$v" ] || s5p_die "linux-source-6.1 is not installed; run scripts/setup.sh"
-	printf '%s\n' "$v"
+	[ -z "${S5P_KVER:-}" ] || { printf '%s\n' "$S5P_KVER"; return 0; }
+	s5p_version linux-source-6.1
 }
 
 # Unpacked, patched source tree; sets KSRC and KSRC_ID (what identifies its
-# content in cache keys).  S5P_KERNEL_TREE=DIR uses a dev tree as it is
-# (scripts/series.sh kernel dev) instead of applying kernel-patches/.
+# content in cache keys: the hash of the series snapshot applied).  With
+# --no-checkout, the tree is left as it is (a build checks it out under the
+# tree's lock only when something is stale).  S5P_KERNEL_TREE=DIR uses a dev
+# tree as it is (scripts/series.sh kernel dev) instead of applying
+# kernel-patches/.
 s5p_kernel_source() {
-	local ver dir hash
 	s5p_need_cmd arm-linux-gnueabi-gcc git flex bison bc
-	ver=$(s5p_kernel_version)
-	dir=$S5P_CACHE/linux-$ver
 	if [ -n "${S5P_KERNEL_TREE:-}" ]; then
 		KSRC=$(realpath "$S5P_KERNEL_TREE")
 		[ -f "$KSRC/Makefile" ] || s5p_die "S5P_KERNEL_TREE=$S5P_KERNEL_TREE is not a kernel tree"
@@ -27,22 +28,57 @@ s5p_kernel_source() {
 		KSRC_ID="tree:$KSRC:$(date +%s%N)"
 		return 0
 	fi
-	KSRC=$dir/src
+	S5P_KVER=$(s5p_kernel_version) || exit 1
+	KDIR=$S5P_CACHE/linux-$S5P_KVER
+	KSRC=$KDIR/src
+	s5p_series_snapshot kernel "$S5P_TOP/kernel-patches"
+	KSERIES_DIR=$SERIES_DIR
+	KSRC_ID="series:$SERIES_HASH"
+	[ "${1:-}" = --no-checkout ] || s5p_kernel_checkout
+}
+
+# s5p_kernel_checkout: the cache's tree unpacked and at KSRC_ID, under the
+# tree's lock.
+s5p_kernel_checkout() {
+	[ -z "${S5P_KERNEL_TREE:-}" ] || return 0
+	[ ! -f "$KSRC/.git/s5p-unpacked" ] ||
+		[ "$(cat "$KSRC/.git/s5p-series" 2>/dev/null)" != "${KSRC_ID#series:}" ] || return 0
+	s5p_tree_lock "$KDIR"
 	if [ ! -f "$KSRC/.git/s5p-unpacked" ]; then
-		s5p_log "kernel: unpacking /usr/src/linux-source-6.1.tar.xz ($ver) into $KSRC"
+		local tarball=/usr/src/linux-source-6.1.tar.xz
+		if [ "$(s5p_pkg_version linux-source-6.1)" != "$S5P_KVER" ]; then
+			tarball=$(s5p_kernel_tarball) || exit 1
+		fi
+		s5p_log "kernel: unpacking $tarball ($S5P_KVER) into $KSRC"
 		rm -rf "$KSRC" && mkdir -p "$KSRC"
-		tar -C "$KSRC" --strip-components=1 -xJf /usr/src/linux-source-6.1.tar.xz ||
-			s5p_die "cannot unpack /usr/src/linux-source-6.1.tar.xz (disk full? reinstall linux-source-6.1)"
-		s5p_tree_init "$KSRC" "Debian linux-source-6.1 $ver"
+		tar -C "$KSRC" --strip-components=1 -xJf "$tarball" ||
+			s5p_die "cannot unpack $tarball (disk full? scripts/clean.sh --old frees space)"
+		s5p_tree_init "$KSRC" "Debian linux-source-6.1 $S5P_KVER"
 		touch "$KSRC/.git/s5p-unpacked"
 	fi
-	hash=$(s5p_hash "$S5P_TOP/kernel-patches")
-	if [ "$(cat "$KSRC/.git/s5p-series" 2>/dev/null)" != "$hash" ]; then
-		s5p_log "kernel: applying kernel-patches/ to $ver"
-		s5p_tree_apply_series "$KSRC" "$S5P_TOP/kernel-patches"
-		echo "$hash" >"$KSRC/.git/s5p-series"
+	s5p_tree_checkout "$KSRC" "$KSERIES_DIR" "${KSRC_ID#series:}" \
+		"kernel: applying kernel-patches/ to $S5P_KVER"
+	s5p_tree_unlock
+}
+
+# s5p_kernel_tarball: linux-source-6.1's tarball at S5P_KVER when another
+# version is installed: from the package, downloaded into the cache.
+s5p_kernel_tarball() {
+	local dl=$S5P_CACHE/downloads deb tarball
+	tarball=$dl/linux-source-$S5P_KVER.tar.xz
+	[ -f "$tarball" ] && { printf '%s\n' "$tarball"; return 0; }
+	mkdir -p "$dl"
+	deb=$(ls "$dl/linux-source-6.1_${S5P_KVER//:/%3a}_"*.deb 2>/dev/null | head -n1)
+	if [ -z "$deb" ]; then
+		s5p_log "kernel: downloading linux-source-6.1 $S5P_KVER (the installed one is $(s5p_pkg_version linux-source-6.1))"
+		(cd "$dl" && apt-get download "linux-source-6.1=$S5P_KVER" >"$dl/linux-download.log" 2>&1) ||
+			s5p_die "apt-get download linux-source-6.1=$S5P_KVER failed (log: $dl/linux-download.log): is the Debian archive reachable?"
+		deb=$(ls "$dl/linux-source-6.1_${S5P_KVER//:/%3a}_"*.deb | head -n1)
 	fi
-	KSRC_ID="series:$hash"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.1.tar.xz >"$tarball.tmp" ||
+		s5p_die "no linux-source-6.1.tar.xz in $deb"
+	mv "$tarball.tmp" "$tarball"
+	printf '%s\n' "$tarball"
 }
 
 # Kernel flavours: "default", and one per boards/flavours/NAME.config (a
@@ -72,18 +108,26 @@ s5p_kernel_fragment() {
 # boards/common/*.config in name order + boards/BOARD/kernel.config + the
 # flavour's fragment, olddefconfig) in KCONFIG_OUT; every option a fragment
 # sets is checked to have taken.
+# With --current, only says (status) whether that .config is up to date;
+# otherwise call it holding the tree's lock.
 s5p_kernel_config() {
 	local board=$1 flavour=${2:-default} tmp frag opt want got
 	local suffix=$board
 	[ "$flavour" = default ] || suffix=$board-$flavour
 	tmp=$S5P_CACHE/linux-$(s5p_kernel_version)/kconfig-$suffix
 	[ -z "${S5P_KERNEL_TREE:-}" ] || tmp=$(dirname "$KSRC")/kconfig-$(basename "$KSRC")-$suffix
-	mkdir -p "$tmp"
+	KCONFIG_OUT=$tmp/.config
 	local frags=("$S5P_TOP"/boards/common/*.config "$S5P_TOP/boards/$board/kernel.config")
 	[ "$flavour" = default ] || frags+=("$(s5p_kernel_fragment "$flavour")")
 	local key
 	key=$(s5p_hash -s "$KSRC_ID" "${frags[@]}")
+	if [ "${3:-}" = --current ]; then
+		[ "$(cat "$tmp/.s5p-key" 2>/dev/null)" = "$key" ]
+		return
+	fi
+	mkdir -p "$tmp"
 	if [ "$(cat "$tmp/.s5p-key" 2>/dev/null)" != "$key" ]; then
+		rm -f "$tmp/.s5p-key"
 		s5p_info "kernel: configuring for $board"
 		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$tmp" s5pv210_defconfig >"$tmp/config.log" 2>&1 ||
 			s5p_die "s5pv210_defconfig failed (see $tmp/config.log)"
@@ -122,8 +166,7 @@ s5p_kernel_config() {
 s5p_kernel_build() {
 	local board=$1 flavour=${2:-default} cfghash stamp
 	s5p_kernel_flavour_check "$flavour"
-	s5p_kernel_source
-	s5p_kernel_config "$board" "$flavour"
+	s5p_kernel_source --no-checkout
 	# Boards whose own fragments set the same options share one build
 	# directory (comments do not count); the default flavour keeps the
 	# name it always had.
@@ -136,10 +179,38 @@ s5p_kernel_build() {
 		KBUILD=$S5P_CACHE/linux-$(s5p_kernel_version)/build-$cfghash
 	fi
 	KIMAGE=$KBUILD/arch/arm/boot/zImage
+	KMODULES=$KBUILD/s5p-modules
+	# Up to date (nothing to check out or lock)?  The stamp names the series
+	# and .config it was compiled from.
+	if s5p_kernel_config "$board" "$flavour" --current; then
+		stamp=$(s5p_hash -s "$KSRC_ID" -s "$(sha256sum <"$KCONFIG_OUT")")
+		if [ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ] &&
+			[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$(s5p_hash -s "$stamp" "$S5P_TOP/drivers")" ]; then
+			return 0
+		fi
+		if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
+			[ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ] ||
+				s5p_would_build "kernel for $board ($flavour flavour) in $KBUILD (stamp $stamp, have $(cat "$KBUILD/.s5p-stamp" 2>/dev/null || echo none))"
+			s5p_would_build "kernel modules and drivers/ for $board ($flavour flavour)"
+			S5P_DRY_KMODULES=$(s5p_hash -s "$stamp" "$S5P_TOP/drivers")
+			return 0
+		fi
+	elif [ "${S5P_DRY_RUN:-0}" = 1 ]; then
+		s5p_would_build "kernel config and kernel for $board ($flavour flavour, series ${KSRC_ID#series:})"
+		S5P_DRY_KMODULES=
+		return 0
+	fi
+	# Checkout, configuration and build under the tree's lock: the stamp
+	# written is the series this process checked out and compiled.
+	[ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_lock "$KDIR"
+	s5p_kernel_checkout
+	s5p_kernel_config "$board" "$flavour"
 	stamp=$(s5p_hash -s "$KSRC_ID" -s "$(sha256sum <"$KCONFIG_OUT")")
 	if [ ! -f "$KIMAGE" ] || [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" != "$stamp" ]; then
 		s5p_build_lock
 		mkdir -p "$KBUILD"
+		# An interrupted build must not pass for the one stamped before.
+		rm -f "$KBUILD/.s5p-stamp"
 		cmp -s "$KCONFIG_OUT" "$KBUILD/.config" || cp "$KCONFIG_OUT" "$KBUILD/.config"
 		s5p_log "kernel: building zImage and modules for $board ($flavour flavour) in $KBUILD (about 7 min on 2 cores when cold; debug about 10)"
 		s5p_run_logged "$KBUILD/build.log" "make zImage modules" \
@@ -148,6 +219,7 @@ s5p_kernel_build() {
 		s5p_build_unlock
 	fi
 	s5p_kernel_drivers "$stamp"
+	[ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_unlock
 }
 
 # s5p_kernel_drivers STAMP: the kernel's modules and the out-of-tree drivers
@@ -159,11 +231,6 @@ s5p_kernel_drivers() {
 	[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	s5p_need_cmd depmod
 	s5p_build_lock
-	# Someone else may have done it while we waited for the lock.
-	if [ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ]; then
-		s5p_build_unlock
-		return 0
-	fi
 	rel=$(cat "$KBUILD/include/config/kernel.release")
 	rm -rf "$KMODULES" && mkdir -p "$KMODULES"
 	s5p_info "kernel: installing modules"
@@ -174,7 +241,7 @@ s5p_kernel_drivers() {
 		# Built in a copy: M= writes its objects next to the sources.
 		dbuild=$KBUILD/s5p-drivers
 		mkdir -p "$dbuild"
-		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='*~' \
 			--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
 			"$S5P_TOP/drivers/" "$dbuild/"
 		s5p_run_logged "$dbuild/build.log" "make drivers/ (out-of-tree modules)" \
@@ -196,24 +263,36 @@ s5p_dtb() {
 	dts=$S5P_TOP/boards/$board/$board.dts
 	[ -f "$dts" ] || s5p_die "no device tree $dts (unknown board '$board'?)"
 	s5p_need_cmd dtc cpp
-	s5p_kernel_source
+	s5p_kernel_source --no-checkout
 	# The series is part of the key (its patches may touch the dts and
 	# the headers it includes); a dev tree, whose ID changes at every
 	# call, is keyed by its path and the dts files themselves.
-	local id=$KSRC_ID
-	[[ $id != tree:* ]] || id=${id%:*}
-	key=$(s5p_hash -s "$id" "$S5P_TOP/boards/$board" "$S5P_TOP/boards/common" \
-		"$KSRC"/arch/arm/boot/dts/s5pv210.dtsi "$KSRC"/arch/arm/boot/dts/s5pv210-$board.dts)
+	local id=$KSRC_ID kfiles=()
+	if [[ $id == tree:* ]]; then
+		id=${id%:*}
+		kfiles=("$KSRC"/arch/arm/boot/dts/s5pv210.dtsi "$KSRC"/arch/arm/boot/dts/s5pv210-$board.dts)
+	fi
+	key=$(s5p_hash -s "$id" "$S5P_TOP/boards/$board" "$S5P_TOP/boards/common" "${kfiles[@]}")
 	out=$S5P_CACHE/dtb
 	DTB=$out/$board-$key.dtb
 	[ -f "$DTB" ] && return 0
+	if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
+		s5p_would_build "device tree for $board ($DTB)"
+		return 0
+	fi
 	mkdir -p "$out"
+	# The kernel's dts files are read from the tree: at our series, and
+	# nobody checking out another meanwhile.
+	[ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_lock "$KDIR"
+	s5p_kernel_checkout
 	s5p_log "dtb: compiling $board"
 	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp \
 		-I "$S5P_TOP/boards/$board" -I "$KSRC/arch/arm/boot/dts" -I "$KSRC/include" \
-		-I "$KSRC/scripts/dtc/include-prefixes" "$dts" -o "$out/$board.pp" ||
+		-I "$KSRC/scripts/dtc/include-prefixes" "$dts" -o "$DTB.$$.pp" ||
 		s5p_die "preprocessing $dts failed"
-	dtc -q -I dts -O dtb -o "$DTB.tmp" "$out/$board.pp" ||
+	dtc -q -I dts -O dtb -o "$DTB.$$.tmp" "$DTB.$$.pp" ||
 		s5p_die "dtc failed on $dts"
-	mv "$DTB.tmp" "$DTB"
+	mv "$DTB.$$.tmp" "$DTB"
+	rm -f "$DTB.$$.pp"
+	[ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_unlock
 }

@@ -2,19 +2,18 @@
 # QEMU: Debian's qemu 7.2 source package + qemu-patches/, qemu-system-arm only.
 . "$S5P_TOP/scripts/lib/tree.sh"
 . "$S5P_TOP/scripts/lib/progress.sh"
+. "$S5P_TOP/scripts/lib/versions.sh"
 
-# The qemu source version apt would fetch (from the local package lists).
-s5p_qemu_version() {
-	local v
-	v=$(apt-cache showsrc qemu 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -n1)
-	[ -n "$v" ] || s5p_die "no source package 'qemu' known to apt: deb-src lines missing? run scripts/setup.sh"
-	printf '%s\n' "$v"
-}
+# The qemu source version to build: the one recorded in versions
+# (scripts/lib/versions.sh: a warm cache does not ask apt).
+s5p_qemu_version() { s5p_version qemu; }
 
-# Unpacked, patched QEMU tree; sets QSRC, QSRC_ID and QBUILD.
-# S5P_QEMU_TREE=DIR uses a dev tree as it is (scripts/series.sh qemu dev).
+# Unpacked, patched QEMU tree; sets QSRC, QSRC_ID and QBUILD.  With
+# --no-checkout the tree is left as it is (s5p_qemu_build checks it out under
+# the tree's lock when something is stale).  S5P_QEMU_TREE=DIR uses a dev
+# tree as it is (scripts/series.sh qemu dev).
 s5p_qemu_source() {
-	local ver dir dl hash
+	local ver
 	s5p_need_cmd dpkg-source git meson ninja pkg-config
 	if [ -n "${S5P_QEMU_TREE:-}" ]; then
 		QSRC=$(realpath "$S5P_QEMU_TREE")
@@ -23,10 +22,25 @@ s5p_qemu_source() {
 		QBUILD=$(dirname "$QSRC")/build-$(basename "$QSRC")
 		return 0
 	fi
-	ver=$(s5p_qemu_version)
-	dir=$S5P_CACHE/qemu-${ver#*:}
-	QSRC=$dir/src
-	QBUILD=$dir/build
+	ver=$(s5p_qemu_version) || exit 1
+	S5P_QVER=$ver
+	QDIR=$S5P_CACHE/qemu-${ver#*:}
+	QSRC=$QDIR/src
+	QBUILD=$QDIR/build
+	s5p_series_snapshot qemu "$S5P_TOP/qemu-patches"
+	QSERIES_DIR=$SERIES_DIR
+	QSRC_ID="series:$SERIES_HASH"
+	[ "${1:-}" = --no-checkout ] || s5p_qemu_checkout
+}
+
+# s5p_qemu_checkout: the cache's tree unpacked and at QSRC_ID, under the
+# tree's lock.
+s5p_qemu_checkout() {
+	local ver=$S5P_QVER dl
+	[ -z "${S5P_QEMU_TREE:-}" ] || return 0
+	[ ! -f "$QSRC/.git/s5p-unpacked" ] ||
+		[ "$(cat "$QSRC/.git/s5p-series" 2>/dev/null)" != "${QSRC_ID#series:}" ] || return 0
+	s5p_tree_lock "$QDIR"
 	if [ ! -f "$QSRC/.git/s5p-unpacked" ]; then
 		dl=$S5P_CACHE/downloads
 		mkdir -p "$dl"
@@ -37,20 +51,15 @@ s5p_qemu_source() {
 		fi
 		s5p_log "qemu: unpacking $ver (with Debian's patches) into $QSRC"
 		rm -rf "$QSRC"
-		mkdir -p "$dir"
-		dpkg-source --no-check -x "$dl"/qemu_"${ver#*:}".dsc "$QSRC" >"$dir/unpack.log" 2>&1 ||
-			s5p_die "dpkg-source -x failed (see $dir/unpack.log)"
+		dpkg-source --no-check -x "$dl"/qemu_"${ver#*:}".dsc "$QSRC" >"$QDIR/unpack.log" 2>&1 ||
+			s5p_die "dpkg-source -x failed (see $QDIR/unpack.log)"
 		rm -rf "$QSRC/.pc"
 		s5p_tree_init "$QSRC" "Debian qemu $ver (dpkg-source -x)"
 		touch "$QSRC/.git/s5p-unpacked"
 	fi
-	hash=$(s5p_hash "$S5P_TOP/qemu-patches")
-	if [ "$(cat "$QSRC/.git/s5p-series" 2>/dev/null)" != "$hash" ]; then
-		s5p_log "qemu: applying qemu-patches/ to $ver"
-		s5p_tree_apply_series "$QSRC" "$S5P_TOP/qemu-patches"
-		echo "$hash" >"$QSRC/.git/s5p-series"
-	fi
-	QSRC_ID="series:$hash"
+	s5p_tree_checkout "$QSRC" "$QSERIES_DIR" "${QSRC_ID#series:}" \
+		"qemu: applying qemu-patches/ to $ver"
+	s5p_tree_unlock
 }
 
 # --enable-libjpeg: the codec encodes with libjpeg (libjpeg62-turbo-dev), and
@@ -132,7 +141,7 @@ s5p_qemu_qtest() {
 s5p_qemu_build() {
 	local what=${1:-} stamp ckey
 	s5p_qemu_flavour
-	s5p_qemu_source
+	s5p_qemu_source --no-checkout
 	QBUILD=$QBUILD$S5P_QEMU_FLAVOUR_SUFFIX
 	QEMU=$QBUILD/qemu-system-arm
 	s5p_qemu_san_env
@@ -141,12 +150,15 @@ s5p_qemu_build() {
 	# qtest binaries were built too (which also serves a build without).
 	stamp=$(s5p_hash -s "$QSRC_ID" -s "$ckey")
 	s5p_qemu_built "$what" && return 0
-	s5p_build_lock
-	# Built by someone else while we waited for the lock?
-	if s5p_qemu_built "$what"; then
-		s5p_build_unlock
+	if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
+		s5p_would_build "qemu-system-arm${what:+ and the qtests} in $QBUILD (stamp $stamp, have $(cat "$QBUILD/.s5p-stamp" 2>/dev/null || echo none))"
 		return 0
 	fi
+	# Checkout and build under the tree's lock: the stamp is what was
+	# compiled.
+	[ -n "${S5P_QEMU_TREE:-}" ] || s5p_tree_lock "$QDIR"
+	s5p_qemu_checkout
+	s5p_build_lock
 	mkdir -p "$QBUILD"
 	if [ "$(cat "$QBUILD/.s5p-configured" 2>/dev/null)" != "$ckey" ]; then
 		s5p_log "qemu: configuring (arm-softmmu, S5PV210 devices only${S5P_QEMU_FLAVOUR_SUFFIX:+, ASan+UBSan})"
@@ -164,9 +176,12 @@ s5p_qemu_build() {
 			[ -f "$t" ] && targets+=("tests/qtest/$(basename "$t" .c)")
 		done
 	fi
+	# An interrupted build must not pass for the one stamped before.
+	rm -f "$QBUILD/.s5p-stamp"
 	s5p_run_logged "$QBUILD/build.log" "ninja ${targets[*]}" ninja -C "$QBUILD" "${targets[@]}"
 	echo "$stamp${what:+ $what}" >"$QBUILD/.s5p-stamp"
 	s5p_build_unlock
+	[ -n "${S5P_QEMU_TREE:-}" ] || s5p_tree_unlock
 }
 
 # s5p_qemu_built WHAT: $QEMU (and with "tests" the qtests) is up to date

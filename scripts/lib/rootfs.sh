@@ -11,20 +11,24 @@ s5p_gen_init_cpio() {
 	[ -x "$GEN_INIT_CPIO" ] && return 0
 	[ -n "${KSRC:-}" ] || s5p_kernel_source
 	mkdir -p "$(dirname "$GEN_INIT_CPIO")"
-	cc -O2 -o "$GEN_INIT_CPIO" "$KSRC/usr/gen_init_cpio.c" ||
+	# From the tree's git objects: whatever another run checks out meanwhile.
+	git -C "$KSRC" show base:usr/gen_init_cpio.c >"$GEN_INIT_CPIO.$$.c" 2>/dev/null ||
+		cp "$KSRC/usr/gen_init_cpio.c" "$GEN_INIT_CPIO.$$.c"
+	cc -O2 -o "$GEN_INIT_CPIO.$$" "$GEN_INIT_CPIO.$$.c" ||
 		s5p_die "cannot build gen_init_cpio (is build-essential installed? scripts/setup.sh)"
+	mv "$GEN_INIT_CPIO.$$" "$GEN_INIT_CPIO"
+	rm -f "$GEN_INIT_CPIO.$$.c"
 }
 
 # s5p_armel_debs: download (once) every package of rootfs/packages.txt for
-# armel; prints the .deb paths.
+# armel, at the version recorded in versions (scripts/lib/versions.sh);
+# prints the .deb paths.
 s5p_armel_debs() {
 	local dl=$S5P_CACHE/downloads/armel pkg ver deb
 	mkdir -p "$dl"
 	while read -r pkg; do
 		case "$pkg" in '' | '#'*) continue ;; esac
-		ver=$(apt-cache policy "$pkg:armel" 2>/dev/null | sed -n 's/^ *Candidate: //p')
-		[ -n "$ver" ] && [ "$ver" != "(none)" ] ||
-			s5p_die "no armel package '$pkg' known to apt (run scripts/setup.sh, which adds the armel architecture)"
+		ver=$(s5p_version "$pkg:armel") || exit 1
 		# apt-get download writes the epoch's colon as %3a.
 		local enc=${ver//:/%3a}
 		deb=$(ls "$dl/${pkg}_${enc}_"*.deb 2>/dev/null | head -n1)
@@ -45,12 +49,22 @@ s5p_rootfs() {
 	local debs key out stage d tool
 	s5p_need_cmd apt-get dpkg-deb gzip arm-linux-gnueabi-gcc
 	debs=$(s5p_armel_debs) || exit 1
-	# shellcheck disable=SC2086
-	key=$(s5p_hash "$S5P_TOP/rootfs" "$S5P_TOP/tests/guest" "$S5P_TOP/tools" \
-		-s "$debs" -s "${KMODULES:+$(cat "$KMODULES/.s5p-stamp")}")
+	local kmod=${KMODULES:+$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)}
+	if [ "${S5P_DRY_RUN:-0}" = 1 ] && [ -n "${S5P_DRY_KMODULES+set}" ]; then
+		# the kernel's modules would be built first
+		[ -n "$S5P_DRY_KMODULES" ] || { s5p_would_build "initramfs (after the kernel)"; return 0; }
+		kmod=$S5P_DRY_KMODULES
+	fi
+	# Contents and modes of what goes in; never build output (s5p_hash).
+	key=$(s5p_hash -m "$S5P_TOP/rootfs" -m "$S5P_TOP/tests/guest" -m "$S5P_TOP/tools" \
+		-s "$debs" -s "$kmod")
 	out=$S5P_CACHE/rootfs
 	ROOTFS=$out/initramfs-$key.cpio.gz
 	[ -f "$ROOTFS" ] && return 0
+	if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
+		s5p_would_build "initramfs $ROOTFS"
+		return 0
+	fi
 
 	s5p_log "rootfs: assembling the initramfs"
 	s5p_gen_init_cpio
@@ -68,7 +82,7 @@ s5p_rootfs() {
 	[ -x "$stage/bin/busybox" ] || s5p_die "busybox-static:armel did not provide /bin/busybox"
 	rm -rf "$stage/usr/share/doc" "$stage/usr/share/man" "$stage/usr/share/lintian"
 
-	cp -a "$S5P_TOP/rootfs/." "$stage/"
+	s5p_copy_sources "$S5P_TOP/rootfs" "$stage"
 	rm -f "$stage/packages.txt"
 	chmod 0755 "$stage/init"
 
@@ -79,7 +93,7 @@ s5p_rootfs() {
 		name=$(basename "$tool")
 		b=$stage.build/$name
 		mkdir -p "$b"
-		cp -a "$tool/." "$b/"
+		s5p_copy_sources "$tool" "$b"
 		s5p_info "cross-building tools/$name"
 		make -s -C "$b" CROSS_COMPILE=arm-linux-gnueabi- DESTDIR="$stage" install \
 			>"$b/build.log" 2>&1 || {
@@ -91,7 +105,7 @@ s5p_rootfs() {
 	# Guest-side tests
 	if [ -d "$S5P_TOP/tests/guest" ]; then
 		mkdir -p "$stage/tests"
-		cp -a "$S5P_TOP/tests/guest/." "$stage/tests/"
+		s5p_copy_sources "$S5P_TOP/tests/guest" "$stage/tests"
 	fi
 
 	# Kernel modules (s5p_kernel_build sets KMODULES)
@@ -110,6 +124,14 @@ s5p_rootfs() {
 	[ "$sz" -lt $((40 * 1024 * 1024)) ] ||
 		s5p_die "initramfs is $((sz / 1048576)) MiB; it must stay under 40 MiB (first memory bank)"
 	s5p_info "initramfs: $ROOTFS ($((sz / 1024)) KiB)"
+}
+
+# s5p_copy_sources DIR DEST: DIR's files into DEST, with their modes, without
+# build output (s5p_source_files: what s5p_hash counts).
+s5p_copy_sources() {
+	mkdir -p "$2"
+	(cd "$1" && s5p_source_files . | cpio -0pdm --quiet "$2") ||
+		s5p_die "cannot copy $1 into $2"
 }
 
 # s5p_cpio_from_dir DIR OUT: gzipped newc archive of DIR, owned by root, with

@@ -59,3 +59,40 @@ s5p_tree_init() {
 	git -C "$repo" commit -q -m "$msg"
 	git -C "$repo" tag base
 }
+
+# s5p_series_snapshot KIND PATCHDIR: a copy of PATCHDIR named by its hash,
+# S5P_CACHE/series/KIND-<hash>, which is what a build applies: a patch
+# edited meanwhile cannot make the tree differ from what the stamp says.
+# Sets SERIES_HASH and SERIES_DIR.
+s5p_series_snapshot() {
+	local kind=$1 pdir=$2 h tmp try
+	for try in 1 2 3; do
+		h=$(s5p_hash "$pdir")
+		SERIES_HASH=$h
+		SERIES_DIR=$S5P_CACHE/series/$kind-$h
+		[ ! -d "$SERIES_DIR" ] || return 0
+		mkdir -p "$S5P_CACHE/series"
+		tmp=$(mktemp -d "$S5P_CACHE/series/.tmp-$kind.XXXXXX")
+		cp -a "$pdir/." "$tmp/"
+		if [ "$(s5p_hash "$tmp")" = "$h" ]; then
+			mv -T "$tmp" "$SERIES_DIR" 2>/dev/null || rm -rf "$tmp"
+			return 0
+		fi
+		rm -rf "$tmp"
+		s5p_info "$pdir changed while it was copied (try $try)"
+	done
+	s5p_die "$pdir keeps changing while it is copied; try again when the edits are done"
+}
+
+# s5p_tree_checkout REPO SERIES_DIR HASH WHAT: REPO at base + the series in
+# SERIES_DIR, whose hash is HASH (recorded in REPO/.git/s5p-series once the
+# checkout is complete, and removed before it starts).  Call it holding the
+# tree's lock.
+s5p_tree_checkout() {
+	local repo=$1 sdir=$2 hash=$3 what=$4
+	[ "$(cat "$repo/.git/s5p-series" 2>/dev/null)" != "$hash" ] || return 0
+	s5p_log "$what"
+	rm -f "$repo/.git/s5p-series"
+	s5p_tree_apply_series "$repo" "$sdir"
+	echo "$hash" >"$repo/.git/s5p-series"
+}

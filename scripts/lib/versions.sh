@@ -1,0 +1,124 @@
+# shellcheck shell=bash
+# Known inputs: the Debian package versions the project was last built and
+# tested with, recorded in the checkout's file "versions" (docs/pipeline.md).
+#
+# s5p_version PKG prints the version to use for PKG ("linux-source-6.1",
+# "qemu" (the source package), or "NAME:armel"):
+#  - the recorded one when the cache already holds it (nothing asks apt: a
+#    warm cache builds and boots offline);
+#  - the one this cache used in its place before (S5P_CACHE/versions.local);
+#  - the recorded one when apt knows it;
+#  - otherwise the newest of the same Debian release (never backports) and
+#    upstream series, with one warning line naming both.
+S5P_VERSIONS=$S5P_TOP/versions
+
+# s5p_recorded PKG: the version in the versions file, or nothing.
+s5p_recorded() {
+	[ -f "$S5P_VERSIONS" ] || return 0
+	awk -v p="$1" '$1 == p { print $2; exit }' "$S5P_VERSIONS"
+}
+
+# s5p_version_series PKG VERSION: what a replacement must share with
+# VERSION: epoch and major.minor for the kernel and QEMU (6.1, 1:7.2),
+# epoch and major version for the armel packages.
+s5p_version_series() {
+	case "$1" in
+	*:armel) sed -E 's/^(([0-9]+:)?[0-9]+)([^0-9].*)?$/\1/' <<<"$2" ;;
+	*) sed -E 's/^(([0-9]+:)?[0-9]+\.[0-9]+)([^0-9].*)?$/\1/' <<<"$2" ;;
+	esac
+}
+
+# s5p_version_cached PKG VERSION: whether the cache (or the machine, for the
+# kernel source) already holds VERSION.
+s5p_version_cached() {
+	local pkg=$1 v=$2
+	case "$pkg" in
+	linux-source-6.1)
+		[ -f "$S5P_CACHE/linux-$v/src/.git/s5p-unpacked" ] ||
+			[ "$(s5p_pkg_version linux-source-6.1)" = "$v" ] ||
+			ls "$S5P_CACHE/downloads/linux-source-6.1_${v//:/%3a}_"*.deb >/dev/null 2>&1 ;;
+	qemu)
+		[ -f "$S5P_CACHE/qemu-${v#*:}/src/.git/s5p-unpacked" ] ||
+			[ -f "$S5P_CACHE/downloads/qemu_${v#*:}.dsc" ] ;;
+	*:armel)
+		ls "$S5P_CACHE/downloads/armel/${pkg%:armel}_${v//:/%3a}_"*.deb >/dev/null 2>&1 ;;
+	*) return 1 ;;
+	esac
+}
+
+# s5p_archive_versions PKG: every version apt knows of PKG in this Debian
+# release's suites (CODENAME, -updates, -security; not -backports).
+s5p_archive_versions() {
+	local codename
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+	command -v apt-cache >/dev/null || return 0
+	apt-cache madison "$1" 2>/dev/null | awk -F'|' -v c="$codename" -v src="$([ "$1" = qemu ] && echo 1)" '
+		{ gsub(/ /, "", $2); split($3, w, " "); suite = w[2]; sub(/\/.*/, "", suite) }
+		src && $3 !~ / Sources$/ { next }
+		!src && $3 ~ / Sources$/ { next }
+		suite == c || suite == c "-updates" || suite == c "-security" { print $2 }' | sort -u
+}
+
+# s5p_version_newest PKG SERIES: the newest version in the release whose
+# series is SERIES (any, when SERIES is empty).
+s5p_version_newest() {
+	local best= v
+	while read -r v; do
+		[ -n "$v" ] || continue
+		[ -z "$2" ] || [ "$(s5p_version_series "$1" "$v")" = "$2" ] || continue
+		if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v; fi
+	done < <(s5p_archive_versions "$1")
+	printf '%s\n' "$best"
+}
+
+s5p_version() {
+	local pkg=$1 rec used local_map=$S5P_CACHE/versions.local series
+	rec=$(s5p_recorded "$pkg")
+	if [ -n "$rec" ] && s5p_version_cached "$pkg" "$rec"; then
+		printf '%s\n' "$rec"; return 0
+	fi
+	used=$(awk -v p="$pkg" -v r="${rec:--}" '$1 == p && $2 == r { u = $3 } END { print u }' \
+		"$local_map" 2>/dev/null)
+	if [ -n "$used" ] && s5p_version_cached "$pkg" "$used"; then
+		printf '%s\n' "$used"; return 0
+	fi
+	if [ -n "$rec" ] && s5p_archive_versions "$pkg" | grep -qxF -- "$rec"; then
+		printf '%s\n' "$rec"; return 0
+	fi
+	series=
+	[ -z "$rec" ] || series=$(s5p_version_series "$pkg" "$rec")
+	used=$(s5p_version_newest "$pkg" "$series")
+	[ -n "$used" ] ||
+		s5p_die "apt knows no version of $pkg${series:+ in the series $series} in this Debian release (recorded: ${rec:-none}); run scripts/setup.sh (deb-src lines, armel architecture, apt-get update), or check the network"
+	if [ -n "$rec" ]; then
+		printf 'warning: %s %s (recorded in versions) is not in the archive any more; using %s, the newest of the %s series (scripts/setup.sh --update records it)\n' \
+			"$pkg" "$rec" "$used" "$series" >&2
+	else
+		printf 'warning: %s has no recorded version in versions; using %s, the newest in the archive (scripts/setup.sh --update records it)\n' \
+			"$pkg" "$used" >&2
+	fi
+	mkdir -p "$S5P_CACHE"
+	printf '%s %s %s\n' "$pkg" "${rec:--}" "$used" >>"$local_map"
+	printf '%s\n' "$used"
+}
+
+# s5p_version_packages: every package the versions file is about, in order:
+# the kernel source, QEMU's source, then rootfs/packages.txt for armel.
+s5p_version_packages() {
+	local p
+	printf '%s\n' linux-source-6.1 qemu
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		printf '%s:armel\n' "$p"
+	done <"$S5P_TOP/rootfs/packages.txt"
+}
+
+# s5p_versions_line: "PKG VERSION, ..." for every package (what a run uses).
+s5p_versions_line() {
+	local p v out=
+	for p in $(s5p_version_packages); do
+		v=$(s5p_version "$p") || return 1
+		out="${out:+$out, }$p $v"
+	done
+	printf '%s\n' "$out"
+}
