@@ -6,11 +6,12 @@
 # "qemu" (the source package), or "NAME:armel"):
 #  - the recorded one when the cache already holds it (nothing asks apt: a
 #    warm cache builds and boots offline);
-#  - the one this cache used in its place before (S5P_CACHE/versions.local);
+#  - the one this cache chose in its place before (S5P_CACHE/versions.local,
+#    written with the warning below: it is given once);
 #  - the recorded one when apt knows it;
 #  - otherwise the newest of the same Debian release (never backports) and
 #    upstream series, with one warning line naming both.
-S5P_VERSIONS=$S5P_TOP/versions
+S5P_VERSIONS=${S5P_VERSIONS:-$S5P_TOP/versions}
 
 # s5p_recorded PKG: the version in the versions file, or nothing.
 s5p_recorded() {
@@ -79,7 +80,7 @@ s5p_version() {
 	fi
 	used=$(awk -v p="$pkg" -v r="${rec:--}" '$1 == p && $2 == r { u = $3 } END { print u }' \
 		"$local_map" 2>/dev/null)
-	if [ -n "$used" ] && s5p_version_cached "$pkg" "$used"; then
+	if [ -n "$used" ]; then
 		printf '%s\n' "$used"; return 0
 	fi
 	if [ -n "$rec" ] && s5p_archive_versions "$pkg" | grep -qxF -- "$rec"; then

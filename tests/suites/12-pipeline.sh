@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The pipeline itself (docs/pipeline.md), on the host, on a warm cache:
+#  - known inputs: the file "versions" names every package; a warm cache
+#    builds and boots with apt unavailable (a PATH shim that fails and
+#    records any call); a recorded version the archive no longer has is
+#    replaced by the newest of the same release and series (never
+#    backports, never QEMU 8), with one warning naming both;
+#  - a cache that cannot go stale: in a scratch copy of the checkout, an
+#    edited kernel patch, QEMU patch, board file or guest file's mode makes
+#    the next build rebuild what depends on it (boot.sh --dry-run), build
+#    output in tools/ does not;
+#  - two checkouts sharing the cache: a run that needs a tree another run
+#    holds waits with a message, then passes; two boots at once both pass.
+# Nothing here builds a kernel or QEMU.
+. "$(dirname "$0")/../lib/tap.sh"
+t_plan 20
+
+# A scratch copy of the checkout, as it is (uncommitted edits included),
+# without git or build output.
+scratch() {
+	rm -rf "$1" && mkdir -p "$1" &&
+		rsync -a --exclude=.git --exclude=build/ --exclude='*.o' "$S5P_TOP/" "$1/"
+}
+
+# --- known inputs ---------------------------------------------------------
+. "$S5P_TOP/scripts/lib/versions.sh"
+missing=
+for p in $(s5p_version_packages); do
+	[ -n "$(s5p_recorded "$p")" ] || missing="$missing $p"
+done
+t_check "versions records every package: the kernel source, qemu, rootfs/packages.txt for armel" \
+	test -z "$missing${missing:+ (missing:$missing)}"
+
+# apt that is not there: every call fails and is recorded.
+shim=$T_TMP/no-apt
+mkdir -p "$shim"
+for c in apt-cache apt-get apt; do
+	printf '#!/bin/sh\necho "%s $*" >>%s/calls\necho "%s: unavailable (12-pipeline offline test)" >&2\nexit 100\n' \
+		"$c" "$shim" "$c" >"$shim/$c"
+	chmod +x "$shim/$c"
+done
+line=$(PATH=$shim:$PATH s5p_versions_line 2>"$T_TMP/versions.err")
+want=$(grep -v '^#' "$S5P_VERSIONS" | paste -sd, | sed 's/,/, /g')
+t_check "a warm cache uses the recorded versions without apt (what make check prints)" \
+	test "$line" = "$want"
+out=$(PATH=$shim:$PATH "$S5P_TOP/scripts/boot-goni.sh" --dry-run 2>&1)
+t_check "offline: boot-goni.sh --dry-run finds everything built" \
+	grep -q '^up to date' <<<"$out"
+out=$(PATH=$shim:$PATH "$S5P_TOP/scripts/boot-goni.sh" --cmd 'echo offline-ok' --timeout 120 2>&1)
+t_check "offline: boot-goni.sh --cmd boots (output: $(tail -n1 <<<"$out"))" \
+	grep -qx 'offline-ok' <<<"$out"
+t_check "offline: nothing called apt" test ! -e "$shim/calls"
+
+# A fresh cache, and an archive (a fake apt-cache) without the recorded
+# versions: the newest of the release and series, never backports.
+fake=$T_TMP/fake-apt
+mkdir -p "$fake"
+cat >"$fake/apt-cache" <<'EOF'
+#!/bin/sh
+[ "$1" = madison ] || exit 1
+case "$2" in
+qemu) cat <<'X'
+      qemu | 1:8.2.1+ds-1~bpo12+1 | http://deb.debian.org/debian bookworm-backports/main Sources
+      qemu | 1:7.2+dfsg-7+deb12u30 | http://deb.debian.org/debian-security bookworm-security/main Sources
+      qemu | 1:7.2+dfsg-7+deb12u25 | http://deb.debian.org/debian bookworm/main Sources
+      qemu | 1:7.2+dfsg-7+deb12u31 | http://deb.debian.org/debian bookworm/main amd64 Packages
+X
+;;
+esac
+EOF
+chmod +x "$fake/apt-cache"
+fresh=$T_TMP/fresh-cache
+mkdir -p "$fresh"
+v=$(PATH=$fake:$PATH S5P_CACHE=$fresh S5P_VERSIONS=$T_TMP/versions-old bash -c '
+	printf "qemu 1:7.2+dfsg-7+deb12u1\n" >"$S5P_VERSIONS"
+	. "$S5P_TOP/scripts/lib/common.sh"; . "$S5P_TOP/scripts/lib/versions.sh"
+	s5p_version qemu; s5p_version qemu' 2>"$T_TMP/fallback.err")
+t_check "a recorded QEMU the archive lost: the newest 7.2 of bookworm, not backports' 8.2 (got: $(tr '\n' ' ' <<<"$v"))" \
+	test "$v" = "1:7.2+dfsg-7+deb12u30
+1:7.2+dfsg-7+deb12u30"
+t_check "... with one warning line naming both versions" \
+	bash -c "[ \$(grep -c . '$T_TMP/fallback.err') = 1 ] &&
+		grep -q 'qemu 1:7.2+dfsg-7+deb12u1 .*using 1:7.2+dfsg-7+deb12u30' '$T_TMP/fallback.err'"
+t_check "setup.sh --help documents --update" \
+	bash -c "'$S5P_TOP/scripts/setup.sh' --help | grep -q -- '--update'"
+
+# --- a cache that cannot go stale -----------------------------------------
+co=$T_TMP/co
+scratch "$co"
+dry() { "$co/scripts/boot-goni.sh" --dry-run 2>&1; }
+out=$(dry)
+t_check "a scratch copy of the checkout: nothing to build" grep -q '^up to date' <<<"$out"
+
+# A kernel patch edited (its description only: the series changes).
+kp=$(grep -vE '^(#|$)' "$co/kernel-patches/series" | head -n1)
+cp "$co/kernel-patches/$kp" "$T_TMP/kp.orig"
+sed -i '0,/^---$/s//Edited by 12-pipeline.\n---/' "$co/kernel-patches/$kp"
+out=$(dry)
+t_check "an edited kernel patch: the next build rebuilds the kernel" \
+	grep -q '^would build: kernel config and kernel for goni' <<<"$out"
+t_check "... and the device tree" grep -q '^would build: device tree for goni' <<<"$out"
+t_check "... and the initramfs (its modules)" grep -q '^would build: initramfs' <<<"$out"
+cp "$T_TMP/kp.orig" "$co/kernel-patches/$kp"
+t_check "the patch restored: nothing to build" grep -q '^up to date' <<<"$(dry)"
+
+qp=$(grep -vE '^(#|$)' "$co/qemu-patches/series" | tail -n1)
+cp "$co/qemu-patches/$qp" "$T_TMP/qp.orig"
+sed -i '0,/^---$/s//Edited by 12-pipeline.\n---/' "$co/qemu-patches/$qp"
+t_check "an edited QEMU patch: the next build rebuilds QEMU" \
+	grep -q '^would build: qemu-system-arm' <<<"$(dry)"
+cp "$T_TMP/qp.orig" "$co/qemu-patches/$qp"
+
+cp "$co/boards/goni/goni.dts" "$T_TMP/dts.orig"
+echo "/* 12-pipeline $$ $(date +%s%N) */" >>"$co/boards/goni/goni.dts"
+t_check "an edited board dts: the device tree, nothing else" \
+	bash -c "out=\$('$co/scripts/boot-goni.sh' --dry-run 2>&1); echo \"\$out\";
+		[ \"\$(grep -c '^would build' <<<\"\$out\")\" = 1 ] && grep -q '^would build: device tree' <<<\"\$out\""
+
+chmod -x "$co/tests/guest/base.sh"
+t_check "a guest script's mode changed: the initramfs" \
+	grep -q '^would build: initramfs' <<<"$(dry)"
+chmod +x "$co/tests/guest/base.sh"
+
+mkdir -p "$co/tools/cma/build/native"
+echo junk >"$co/tools/cma/build/native/cma-test"
+echo junk >"$co/tools/cma/cma-test.o"
+t_check "build output in tools/ is not an input of the initramfs" \
+	bash -c "! '$co/scripts/boot-goni.sh' --dry-run 2>&1 | grep '^would build: initramfs'"
+
+# --- two checkouts sharing the cache --------------------------------------
+# The other run holds the kernel tree (a checkout or a build); ours needs
+# it for its device tree (the dts edited above): it waits, says so, passes.
+. "$S5P_TOP/scripts/lib/kernel.sh"
+s5p_kernel_source --no-checkout
+flock "$KDIR/tree.lock" sleep 4 &
+holder=$!
+sleep 0.5
+t0=$(date +%s)
+"$co/scripts/boot-goni.sh" --build-only >"$T_TMP/wait.log" 2>&1
+rc=$?
+t1=$(date +%s)
+wait "$holder"
+t_check "a run needing a tree another run holds waits with a message" \
+	grep -q 'waiting for another run using' "$T_TMP/wait.log"
+t_check "... and then builds and passes (status $rc, waited $((t1 - t0)) s)" \
+	test "$rc" = 0 -a $((t1 - t0)) -ge 2
+rm -f "$(sed -n 's/.*built.*, \([^ ,]*\.dtb\),.*/\1/p' "$T_TMP/wait.log")"
+
+# Two boots at once, from two checkouts.
+cp "$T_TMP/dts.orig" "$co/boards/goni/goni.dts"
+co2=$T_TMP/co2
+scratch "$co2"
+"$co/scripts/boot-goni.sh" --cmd 'echo run-a' >"$T_TMP/a.out" 2>&1 &
+a=$!
+"$co2/scripts/boot-goni.sh" --cmd 'echo run-b' >"$T_TMP/b.out" 2>&1
+rb=$?
+wait "$a"
+ra=$?
+t_check "two boots at once from two checkouts: both pass (status $ra and $rb)" \
+	bash -c "[ $ra = 0 ] && [ $rb = 0 ] && grep -qx run-a '$T_TMP/a.out' && grep -qx run-b '$T_TMP/b.out'"
+t_done
