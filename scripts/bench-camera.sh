@@ -12,4 +12,4 @@ frames=${1:-120}
 fps=${2:-60}
 [[ $frames =~ ^[1-9][0-9]*$ && $fps =~ ^[1-9][0-9]*$ ]] || s5p_die "usage: $0 [FRAMES [FPS]]"
 s5p_log "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
-"$S5P_TOP/scripts/boot-goni.sh" --timeout 600 --cmd "sh /tests/camera-bench.sh $frames $fps"
+"$S5P_TOP/scripts/boot-goni.sh" --timeout 600 --cmd "sh /usr/lib/s5p/camera-bench.sh $frames $fps"

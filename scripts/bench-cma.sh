@@ -83,7 +83,7 @@ run_guest() {
 				echo "cat >/tmp/$name.trace <<'S5P_TRACE_END'"
 				cat "$t"
 				echo "S5P_TRACE_END"
-				echo "sh /tests/cma-bench.sh /tmp/$name.trace $what"
+				echo "sh /usr/lib/s5p/cma-bench.sh /tmp/$name.trace $what"
 			} >"$script"
 			"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/guest-$name-$alloc.log" \
 				--append "cma=$(printf '%s' "$cma" | sed "s/;/:$alloc;/g; s/\$/:$alloc/") cma_map=$map" \

@@ -2,7 +2,7 @@
 # Encode benchmark (not a test): frames per second of the codec
 # (drivers/codec on vb2-cma, Motion-JPEG at quality 75) in a Goni guest
 # with the board's defaults, at 640x480 and 1280x720 YUYV, one camera
-# frame looped through 4 MMAP buffers a queue (tests/guest/codec-bench.sh).
+# frame looped through 4 MMAP buffers a queue (scripts/guest/codec-bench.sh).
 #
 #   scripts/bench-codec.sh [FRAMES]      (default 120 frames)
 #
@@ -12,4 +12,4 @@ case ${1:-} in -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 frames=${1:-120}
 [[ $frames =~ ^[1-9][0-9]*$ ]] || s5p_die "usage: $0 [FRAMES]"
 s5p_log "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
-"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --cmd "sh /tests/codec-bench.sh $frames"
+"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --cmd "sh /usr/lib/s5p/codec-bench.sh $frames"

@@ -100,13 +100,15 @@ tscale=$(sed -n 's/^# s5p-timeout-scale: *\([0-9]*\)$/\1/p' "${frag:-/dev/null}"
 [ -z "$tscale" ] || timeout=$((timeout * tscale))
 
 # Board: console UART, and the UART that carries --cmd output (the second
-# -serial, which the machine gives to the first UART after the console).
-case "$board" in
-goni) console=ttySAC0 outtty=ttySAC1 ;;
-aquila) console=ttySAC2 outtty=ttySAC0 ;;
-'') bad_usage "no board given (--board goni or --board aquila)" ;;
-*) bad_usage "unknown board '$board' (goni or aquila)" ;;
-esac
+# -serial, which the machine gives to the first UART after the console):
+# boards/BOARD/board.conf.
+boards=$(cd "$S5P_TOP/boards" && ls -- */board.conf | sed 's,/board.conf$,,' | tr '\n' ' ')
+[ -n "$board" ] || bad_usage "no board given (--board with one of: $boards)"
+[[ $board != */* ]] && [ -f "$S5P_TOP/boards/$board/board.conf" ] ||
+	bad_usage "unknown board '$board' (one of: $boards)"
+# shellcheck source=../boards/goni/board.conf
+. "$S5P_TOP/boards/$board/board.conf"
+console=$BOARD_CONSOLE outtty=$BOARD_OUTPUT
 
 if [ -n "$demo" ]; then
 	[ $have_cmd = 0 ] || bad_usage "--demo runs its own command: leave out --cmd"
@@ -115,7 +117,7 @@ if [ -n "$demo" ]; then
 	[ -z "$share" ] || bad_usage "--demo shares its own directory: leave out --share"
 	# the guest writes the demo's files straight into it (/host)
 	share=$demo
-	cmd=/tests/codec-demo.sh have_cmd=1
+	cmd=/usr/lib/s5p/codec-demo.sh have_cmd=1
 fi
 # The shared directory: checked here, before anything is built or booted.
 if [ -n "$share" ]; then
@@ -257,7 +259,7 @@ if [ -n "$status" ]; then
 	if [ -n "$demo" ] && [ "$status" = 0 ]; then
 		# the guest wrote the raw frames and the stream into the share:
 		# PNGs of the frames, each JPEG decoded and checked, here
-		python3 "$S5P_TOP/tests/suites/codec_check.py" demo "$demo" >"$run/demo.log"
+		python3 "$S5P_TOP/scripts/lib/codec_check.py" demo "$demo" >"$run/demo.log"
 		status=$?
 		sed -n 's/^# wrote /wrote /p' "$run/demo.log"
 		grep -c '^ok - ' "$run/demo.log" | sed 's/.*/& frames decoded by djpeg, PSNR against the camera pattern >= 30 dB:/'

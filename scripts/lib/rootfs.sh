@@ -56,8 +56,8 @@ s5p_rootfs() {
 		kmod=$S5P_DRY_KMODULES
 	fi
 	# Contents and modes of what goes in; never build output (s5p_hash).
-	key=$(s5p_hash -m "$S5P_TOP/rootfs" -m "$S5P_TOP/tests/guest" -m "$S5P_TOP/tools" \
-		-s "$debs" -s "$kmod")
+	key=$(s5p_hash -m "$S5P_TOP/rootfs" -m "$S5P_TOP/tests/guest" -m "$S5P_TOP/scripts/guest" \
+		-m "$S5P_TOP/tools" "$S5P_TOP"/boards/*/board.conf -s "$debs" -s "$kmod")
 	out=$S5P_CACHE/rootfs
 	ROOTFS=$out/initramfs-$key.cpio.gz
 	[ -f "$ROOTFS" ] && return 0
@@ -101,6 +101,16 @@ s5p_rootfs() {
 			s5p_die "building tools/$name for armel failed (log: $b/build.log)"
 		}
 	done
+
+	# The boards' facts (/init links the running board's to
+	# /etc/s5p/board.conf) and the guest side of what users run (the demo,
+	# the benchmarks) at /usr/lib/s5p
+	local conf
+	mkdir -p "$stage/etc/s5p/boards"
+	for conf in "$S5P_TOP"/boards/*/board.conf; do
+		install -m 0644 "$conf" "$stage/etc/s5p/boards/$(basename "$(dirname "$conf")").conf"
+	done
+	s5p_copy_sources "$S5P_TOP/scripts/guest" "$stage/usr/lib/s5p"
 
 	# Guest-side tests
 	if [ -d "$S5P_TOP/tests/guest" ]; then

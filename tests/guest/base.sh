@@ -5,45 +5,38 @@
 
 ok "kernel reached userspace"
 
-# Memory: the banks the board has, as the kernel sees them.  Goni's second
-# and third banks are adjacent, so /proc/iomem shows them as one range.
-case "$board" in
-goni)
-	banks="30000000 05000000 40000000 10000000 50000000 08000000"
-	ram="30000000-34ffffff 40000000-57ffffff"
-	;;
-aquila)
-	banks="30000000 05000000 40000000 18000000"
-	ram="30000000-34ffffff 40000000-57ffffff"
-	;;
-*)
-	not_ok "unknown board '$board' (device tree model: $(cat /proc/device-tree/model))"
+# Memory: the banks the board has (boards/BOARD/board.conf, installed as
+# /etc/s5p/board.conf), as the kernel sees them.  Goni's second and third
+# banks are adjacent, so /proc/iomem shows them as one range.
+if [ ! -r /etc/s5p/board.conf ] || [ "$(. /etc/s5p/board.conf && echo "$BOARD")" != "$board" ]; then
+	not_ok "no /etc/s5p/board.conf for '$board' (device tree model: $(cat /proc/device-tree/model))"
 	exit 1
-	;;
-esac
+fi
+. /etc/s5p/board.conf
+banks=$BOARD_BANKS ram=$BOARD_RAM_RANGES
 got=$(od -An -v -tx1 /proc/device-tree/memory@30000000/reg |
 	awk '{ for (i = 1; i <= NF; i++) { w = w $i; if (++n % 4 == 0) { printf "%s%s", s, w; s = " "; w = "" } } }')
 check_eq "device tree memory banks" "$banks" "$got"
 got=$(awk '/: System RAM$/ { printf "%s%s", sep, $1; sep = " " }' /proc/iomem)
 check_eq "System RAM in /proc/iomem" "$ram" "$got"
 total=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
-# 464 MiB (475136 kB) of RAM less the kernel image, the CMA regions the
-# kernel reserved at boot ("cma: N regions reserved (K KiB)") and small
-# reservations: a missing bank would take 80 MiB or more.
+# The board's RAM (464 MiB, 475136 kB) less the kernel image, the CMA
+# regions the kernel reserved at boot ("cma: N regions reserved (K KiB)")
+# and small reservations (under 30000 kB): a missing bank would take 80 MiB
+# or more.
 cma=$(dmesg | sed -n 's/.*cma: [0-9]* regions reserved (\([0-9]*\) KiB).*/\1/p' | tail -n1)
-if [ "$((total + ${cma:-0}))" -gt 445000 ] && [ "$total" -le 475136 ]; then
+mem=$((BOARD_MEM_MIB * 1024))
+if [ "$((total + ${cma:-0}))" -gt $((mem - 30136)) ] && [ "$total" -le "$mem" ]; then
 	ok "MemTotal $total kB + CMA ${cma:-0} kB covers every bank"
 else
-	not_ok "MemTotal $total kB + CMA ${cma:-0} kB does not cover 464 MiB"
+	not_ok "MemTotal $total kB + CMA ${cma:-0} kB does not cover $BOARD_MEM_MIB MiB"
 fi
 
 # Interrupts: all four VICs registered, the UARTs (VIC1) deliver.
 check_eq "four VICs" 4 "$(dmesg | grep -c 'VIC @.*vendor 0x41')"
-n=$(irq_count e2900000.serial)
-[ "$board" = aquila ] && n=$(irq_count e2900800.serial)
+n=$(irq_count "$BOARD_CONSOLE_DEVICE")
 echo "console UART interrupt test line: $(seq 1 200 | tr '\n' ' ')" >/dev/console
-n2=$(irq_count e2900000.serial)
-[ "$board" = aquila ] && n2=$(irq_count e2900800.serial)
+n2=$(irq_count "$BOARD_CONSOLE_DEVICE")
 if [ "$n2" -gt "$n" ]; then
 	ok "console UART interrupts on VIC1 ($n -> $n2)"
 else

@@ -13,29 +13,47 @@ scenario=${1:-defaults}
 T=/tmp/cma-test
 rm -rf "$T" && mkdir -p "$T"
 
-case "$board" in
-goni)
-	DEF_CMA="cam=8M@0x4f000000;codec-a=8M@0x4f800000;codec-b=8M@0x57800000;codec-fw=1M/128K"
-	DEF_REGIONS="cma: region cam: base=0x4f000000 size=0x00800000 align=0x1000 allocator=bf
-cma: region codec-a: base=0x4f800000 size=0x00800000 align=0x1000 allocator=bf
-cma: region codec-b: base=0x57800000 size=0x00800000 align=0x1000 allocator=bf"
-	DEF_TOTAL=25600
-	BANK_CAM=1 BANK_A=1 BANK_B=2
-	;;
-aquila)
-	DEF_CMA="cam=8M@0x57000000;codec-a=8M@0x57800000;codec-b=8M@0x31000000;codec-fw=1M/128K"
-	DEF_REGIONS="cma: region cam: base=0x57000000 size=0x00800000 align=0x1000 allocator=bf
-cma: region codec-a: base=0x57800000 size=0x00800000 align=0x1000 allocator=bf
-cma: region codec-b: base=0x31000000 size=0x00800000 align=0x1000 allocator=bf"
-	DEF_TOTAL=25600
-	BANK_CAM=1 BANK_A=1 BANK_B=0
-	;;
-*)
-	not_ok "CMA: unknown board '$board'"
+# The board's defaults (boards/BOARD/board.conf, /etc/s5p/board.conf): the
+# boot log must show exactly them.  From its cma=: the regions at a fixed
+# base as the boot log states them, the total size, and the bank (0, 1,
+# ...) each of cam, codec-a and codec-b sits in.
+if [ ! -r /etc/s5p/board.conf ] || [ "$(. /etc/s5p/board.conf && echo "$BOARD")" != "$board" ]; then
+	not_ok "CMA: no /etc/s5p/board.conf for '$board'"
 	exit 1
-	;;
-esac
-DEF_MAP="f1700000.video-codec/a,s5p-codec*/a=codec-a;f1700000.video-codec/b,s5p-codec*/b=codec-b;f1700000.video-codec/fw,s5p-codec*/fw=codec-fw;fb200000.camera/*,s5p-cam*/*=cam"
+fi
+. /etc/s5p/board.conf
+DEF_CMA=$BOARD_CMA DEF_MAP=$BOARD_CMA_MAP DEF_REGIONS= DEF_TOTAL=0
+BANK_CAM= BANK_A= BANK_B=
+bank_of() {
+	set -- "$1" $BOARD_BANKS
+	b=$1 i=0
+	shift
+	while [ $# -ge 2 ]; do
+		[ $((b)) -ge $((0x$1)) ] && [ $((b)) -lt $((0x$1 + 0x$2)) ] && { echo $i; return; }
+		i=$((i + 1))
+		shift 2
+	done
+}
+for r in $(echo "$BOARD_CMA" | tr ';' ' '); do
+	name=${r%%=*} spec=${r#*=}
+	size=${spec%%[@/:]*}
+	case "$size" in
+	*M) kib=$((${size%M} * 1024)) ;;
+	*K) kib=${size%K} ;;
+	*) kib=$size ;;
+	esac
+	DEF_TOTAL=$((DEF_TOTAL + kib))
+	case "$spec" in *@*) ;; *) continue ;; esac
+	base=${spec#*@}
+	base=${base%%[/:]*}
+	DEF_REGIONS="$DEF_REGIONS${DEF_REGIONS:+
+}$(printf 'cma: region %s: base=0x%08x size=0x%08x align=0x1000 allocator=bf' "$name" $((base)) $((kib * 1024)))"
+	case "$name" in
+	cam) BANK_CAM=$(bank_of "$base") ;;
+	codec-a) BANK_A=$(bank_of "$base") ;;
+	codec-b) BANK_B=$(bank_of "$base") ;;
+	esac
+done
 DEF_RULES="cma: map rule 1: f1700000.video-codec/a,s5p-codec*/a=codec-a
 cma: map rule 2: f1700000.video-codec/b,s5p-codec*/b=codec-b
 cma: map rule 3: f1700000.video-codec/fw,s5p-codec*/fw=codec-fw

@@ -28,12 +28,13 @@ rc=$?
 
 # (QEMU's output is not pasted into a command line: the asan build's
 # start-up warning holds an apostrophe.)
+mem=$(. "$S5P_TOP/boards/goni/board.conf" && echo "$BOARD_MEM_MIB")
 out=$("$QEMU" -M goni -m 256M -display none 2>&1)
 rc=$?
-if [ "$rc" != 0 ] && grep -q 'exactly 464 MiB' <<<"$out"; then
-	t_pass "goni refuses a RAM size other than its 464 MiB, with a message"
+if [ "$rc" != 0 ] && grep -q "exactly $mem MiB" <<<"$out"; then
+	t_pass "goni refuses a RAM size other than its $mem MiB (boards/goni/board.conf), with a message"
 else
-	t_fail "goni refuses a RAM size other than its 464 MiB, with a message (status $rc)"
+	t_fail "goni refuses a RAM size other than its $mem MiB (boards/goni/board.conf), with a message (status $rc)"
 	printf '%s\n' "$out" | head -n 5 | sed 's/^/#   /'
 fi
 

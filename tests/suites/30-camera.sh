@@ -14,7 +14,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 111 debug=79
 
-pattern=$S5P_TOP/tests/suites/camera_pattern.py
+pattern=$S5P_TOP/scripts/lib/camera_pattern.py
 
 # run BOARD SCENARIO APPEND
 run() {

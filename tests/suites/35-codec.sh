@@ -19,7 +19,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 135 debug=71
 
-check=$S5P_TOP/tests/suites/codec_check.py
+check=$S5P_TOP/scripts/lib/codec_check.py
 
 # run BOARD SCENARIO APPEND
 run() {

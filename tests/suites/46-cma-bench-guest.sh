@@ -5,7 +5,7 @@
 # (failures counted, timings printed), drivers/cma-bench replays it with
 # dma_alloc_coherent() (counts, lines split across writes, bad lines,
 # reset), tools/frag fragments and holds memory (also locked), and
-# /tests/cma-bench.sh prints its six BENCH lines.  No timing assertions.
+# /usr/lib/s5p/cma-bench.sh (scripts/guest/) prints its six BENCH lines.  No timing assertions.
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 29
 
@@ -34,7 +34,7 @@ frag 16 </dev/null >/tmp/f1 2>&1 & p=\$!; held /tmp/f1; grep -q 'frag' /proc/\$p
 frag x; echo \"frag x \$?\"
 frag -l 16 </dev/null >/tmp/f2 2>&1 & p=\$!; held /tmp/f2; kill \$p
 echo '== bench'
-${frag_mib}sh /tests/cma-bench.sh /tmp/tiny.trace"
+${frag_mib}sh /usr/lib/s5p/cma-bench.sh /tmp/tiny.trace"
 
 gout=$T_TMP/out
 "$S5P_TOP/scripts/boot-goni.sh" --timeout 300 --log "$T_TMP/console.log" \

@@ -9,7 +9,7 @@
 #   cma pinned   the same with frag -l and vm.compact_unevictable_allowed=0
 #   dma pinned   (locked pages that compaction leaves where they are)
 #
-#   sh /tests/cma-bench.sh TRACE [cma|dma|both]
+#   sh /usr/lib/s5p/cma-bench.sh TRACE [cma|dma|both]
 #
 # FRAG_MIB=N makes frag hold about N MiB instead of nearly all free memory
 # (46-cma-bench-guest on the debug kernel, where touching it all takes

@@ -16,7 +16,7 @@ libjpeg-turbo-progs).
         frame as .jpg, and every "BEGIN-FILE RAW FOURCC W H SEQS" block
         (gzip, base64: captured frames) as PNG images.
     codec_check.py demo DIR [--min-psnr DB]
-        what tests/guest/codec-demo.sh (boot.sh --demo DIR) wrote into DIR
+        what scripts/guest/codec-demo.sh (boot.sh --demo DIR) wrote into DIR
         through the share, as DIR/demo.txt lists it ("RAW FOURCC W H SEQS
         FILE", "MJPEG FOURCC W H SEQS SIZES FILE"): each raw frame written
         out as a PNG image, each frame of the stream checked as above and
