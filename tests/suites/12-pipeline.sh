@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC1090 # (boards/*/board.conf are sourced by name)
 # The pipeline itself (docs/pipeline.md), on the host, on a warm cache:
 #  - known inputs: the file "versions" names every package; a warm cache
 #    builds and boots with apt unavailable (a PATH shim that fails and
@@ -9,11 +10,15 @@
 #    edited kernel patch, QEMU patch, board file or guest file's mode makes
 #    the next build rebuild what depends on it (boot.sh --dry-run), build
 #    output in tools/ does not;
+#  - one file per board: boards/BOARD/board.conf's CMA defaults are the
+#    kernel series' (patch 0008), boot.sh takes its UARTs from it;
+#  - scripts/clean.sh --old --dry-run would remove old builds (planted)
+#    and nothing the current inputs use;
 #  - two checkouts sharing the cache: a run that needs a tree another run
 #    holds waits with a message, then passes; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 20
+t_plan 27
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -84,6 +89,30 @@ t_check "... with one warning line naming both versions" \
 t_check "setup.sh --help documents --update" \
 	bash -c "'$S5P_TOP/scripts/setup.sh' --help | grep -q -- '--update'"
 
+# --- one file per board ----------------------------------------------------
+# The C string literals of the kernel's board defaults, joined.
+patch_cma() {
+	awk -v b="\"samsung,$1\"," '
+		index($0, b) { on = 1; next }
+		on && /S5PV210_CMA_MAP/ { exit }
+		on { while (match($0, /"[^"]*"/)) { s = s substr($0, RSTART + 1, RLENGTH - 2); $0 = substr($0, RSTART + RLENGTH) } }
+		END { print s }' "$S5P_TOP"/kernel-patches/*-ARM-s5pv210-add-CMA-defaults-*.patch
+}
+patch_map() {
+	awk '/^\+#define S5PV210_CMA_MAP/ { on = 1; next }
+		on { while (match($0, /"[^"]*"/)) { s = s substr($0, RSTART + 1, RLENGTH - 2); $0 = substr($0, RSTART + RLENGTH) }
+			if ($0 !~ /\\$/) exit }
+		END { print s }' "$S5P_TOP"/kernel-patches/*-ARM-s5pv210-add-CMA-defaults-*.patch
+}
+for b in goni aquila; do
+	conf=$S5P_TOP/boards/$b/board.conf
+	t_check "$b: the kernel series' default cma= is boards/$b/board.conf's BOARD_CMA" \
+		test "$(patch_cma "$b")" = "$(. "$conf" && echo "$BOARD_CMA")"
+	t_check "$b: the kernel series' default cma_map= is board.conf's BOARD_CMA_MAP" \
+		test "$(patch_map)" = "$(
+					. "$conf" && echo "$BOARD_CMA_MAP")"
+done
+
 # --- a cache that cannot go stale -----------------------------------------
 co=$T_TMP/co
 scratch "$co"
@@ -126,6 +155,29 @@ echo junk >"$co/tools/cma/build/native/cma-test"
 echo junk >"$co/tools/cma/cma-test.o"
 t_check "build output in tools/ is not an input of the initramfs" \
 	bash -c "! '$co/scripts/boot-goni.sh' --dry-run 2>&1 | grep '^would build: initramfs'"
+
+# --- housekeeping ---------------------------------------------------------
+built=$("$S5P_TOP/scripts/boot-goni.sh" --build-only 2>&1 | sed -n 's/^==> built ([^)]*): //p' | tr -d ',')
+old=("$S5P_CACHE/dtb/goni-0000000000000000.dtb" "$S5P_CACHE/rootfs/initramfs-0000000000000000.cpio.gz"
+	"$S5P_CACHE/linux-0.0-12pipeline")
+mkdir -p "${old[2]}/src" && touch "${old[0]}" "${old[1]}"
+"$S5P_TOP/scripts/clean.sh" --old --dry-run >"$T_TMP/clean.out" 2>&1
+rc=$?
+t_check "clean.sh --old --dry-run: would remove old device trees, images and versions (status $rc)" \
+	bash -c "grep -q '^would remove dtb/goni-0000000000000000.dtb' '$T_TMP/clean.out' &&
+		grep -q '^would remove rootfs/initramfs-0000000000000000.cpio.gz' '$T_TMP/clean.out' &&
+		grep -q '^would remove linux-0.0-12pipeline ' '$T_TMP/clean.out'"
+keepers=
+while read -r r; do
+	for p in $built; do
+		case "$p" in "$S5P_CACHE/$r" | "$S5P_CACHE/$r"/*) keepers="$keepers $r" ;; esac
+	done
+done < <(sed -n 's/^would remove \([^ ]*\) .*/\1/p' "$T_TMP/clean.out")
+t_check "... and nothing goni's current build uses (${built:-nothing built?})" \
+	test -n "$built" -a -z "$keepers${keepers:+ would go:$keepers}"
+t_check "... and says what it would free and what would be left" \
+	grep -qE '^would free [0-9.]+[KMGT]?B; the cache .* would hold [0-9.]+[KMGT]?B$' "$T_TMP/clean.out"
+rm -rf "${old[@]}"
 
 # --- two checkouts sharing the cache --------------------------------------
 # The other run holds the kernel tree (a checkout or a build); ours needs
