@@ -3,7 +3,9 @@
 #   make setup     install the Debian packages the project needs
 #   make build     build QEMU, the kernel, the device trees and the initramfs
 #                  of both boards (nothing is booted)
-.PHONY: check setup build
+#   make clean     remove from the cache what the current inputs do not use
+#                  (scripts/clean.sh --old; --all removes everything)
+.PHONY: check setup build clean
 check:
 	tests/run.sh $(SUITES)
 setup:
@@ -11,3 +13,5 @@ setup:
 build:
 	scripts/boot-goni.sh --build-only
 	scripts/boot-aquila.sh --build-only
+clean:
+	scripts/clean.sh --old

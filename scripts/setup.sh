@@ -102,6 +102,15 @@ if [ $need_update = 1 ]; then
 	done
 fi
 if [ ${#missing[@]} -gt 0 ]; then
+	# The kernel source at the version recorded in versions, when the
+	# archive still has it (the build fetches it otherwise).
+	kv=$(s5p_recorded linux-source-6.1)
+	for i in "${!missing[@]}"; do
+		if [ "${missing[$i]}" = linux-source-6.1 ] && [ -n "$kv" ] &&
+			s5p_archive_versions linux-source-6.1 | grep -qxF -- "$kv"; then
+			missing[i]=linux-source-6.1=$kv
+		fi
+	done
 	s5p_log "installing ${#missing[@]} packages: ${missing[*]}"
 	if ! s5p_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; then
 		s5p_die "apt-get install failed (see above); fix the apt problem and rerun scripts/setup.sh"
