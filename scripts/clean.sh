@@ -19,7 +19,7 @@
 # thing removed with its size, then the space freed and what is left.
 . "$(dirname "$0")/lib/common.sh"
 
-mode= dry=0 force=0
+mode='' dry=0 force=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--old | --all) [ -z "$mode" ] || s5p_die "--old or --all, not both"; mode=${1#--} ;;
@@ -60,7 +60,7 @@ devtrees() {
 if [ "$mode" = all ]; then
 	dev=$(devtrees)
 	if [ -n "$dev" ] && [ $force = 0 ]; then
-		printf '    %s\n' $dev >&2
+		sed 's/^/    /' <<<"$dev" >&2
 		s5p_die "the cache holds dev trees (above), which may hold work: scripts/series.sh KIND export them first, or add --force"
 	fi
 	for p in "$S5P_CACHE"/* "$S5P_CACHE"/.[!.]*; do remove "$p" ""; done
@@ -144,6 +144,7 @@ else
 	done
 	# The host fuzzer's builds: the two newest (its 32- and 64-bit builds
 	# of the current tree); its scratch runs.
+	# shellcheck disable=SC2012 # (hex names)
 	for p in $(ls -dt "$S5P_CACHE"/fuzz/build-* 2>/dev/null | tail -n +3) "$S5P_CACHE"/fuzz/run-*; do
 		[ -e "$p" ] && remove "$p" "an older fuzzer build or run"
 	done

@@ -32,6 +32,7 @@ s5p_kernel_source() {
 	KDIR=$S5P_CACHE/linux-$S5P_KVER
 	KSRC=$KDIR/src
 	s5p_series_snapshot kernel "$S5P_TOP/kernel-patches"
+	# shellcheck disable=SC2153 # (set by s5p_series_snapshot)
 	KSERIES_DIR=$SERIES_DIR
 	KSRC_ID="series:$SERIES_HASH"
 	[ "${1:-}" = --no-checkout ] || s5p_kernel_checkout
@@ -189,14 +190,18 @@ s5p_kernel_build() {
 			return 0
 		fi
 		if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
-			[ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ] ||
+			if [ ! -f "$KIMAGE" ] || [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" != "$stamp" ]; then
 				s5p_would_build "kernel for $board ($flavour flavour) in $KBUILD (stamp $stamp, have $(cat "$KBUILD/.s5p-stamp" 2>/dev/null || echo none))"
+			fi
 			s5p_would_build "kernel modules and drivers/ for $board ($flavour flavour)"
+			# (read by s5p_rootfs: the modules' stamp they would get)
+			# shellcheck disable=SC2034
 			S5P_DRY_KMODULES=$(s5p_hash -s "$stamp" "$S5P_TOP/drivers")
 			return 0
 		fi
 	elif [ "${S5P_DRY_RUN:-0}" = 1 ]; then
 		s5p_would_build "kernel config and kernel for $board ($flavour flavour, series ${KSRC_ID#series:})"
+		# shellcheck disable=SC2034
 		S5P_DRY_KMODULES=
 		return 0
 	fi
@@ -270,7 +275,7 @@ s5p_dtb() {
 	local id=$KSRC_ID kfiles=()
 	if [[ $id == tree:* ]]; then
 		id=${id%:*}
-		kfiles=("$KSRC"/arch/arm/boot/dts/s5pv210.dtsi "$KSRC"/arch/arm/boot/dts/s5pv210-$board.dts)
+		kfiles=("$KSRC"/arch/arm/boot/dts/s5pv210.dtsi "$KSRC/arch/arm/boot/dts/s5pv210-$board.dts")
 	fi
 	key=$(s5p_hash -s "$id" "$S5P_TOP/boards/$board" "$S5P_TOP/boards/common" "${kfiles[@]}")
 	out=$S5P_CACHE/dtb

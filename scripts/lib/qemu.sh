@@ -28,6 +28,7 @@ s5p_qemu_source() {
 	QSRC=$QDIR/src
 	QBUILD=$QDIR/build
 	s5p_series_snapshot qemu "$S5P_TOP/qemu-patches"
+	# shellcheck disable=SC2153 # (set by s5p_series_snapshot)
 	QSERIES_DIR=$SERIES_DIR
 	QSRC_ID="series:$SERIES_HASH"
 	[ "${1:-}" = --no-checkout ] || s5p_qemu_checkout

@@ -68,6 +68,7 @@ s5p_series_snapshot() {
 	local kind=$1 pdir=$2 h tmp try
 	for try in 1 2 3; do
 		h=$(s5p_hash "$pdir")
+		# shellcheck disable=SC2034 # (read by the callers)
 		SERIES_HASH=$h
 		SERIES_DIR=$S5P_CACHE/series/$kind-$h
 		[ ! -d "$SERIES_DIR" ] || return 0

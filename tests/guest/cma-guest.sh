@@ -22,9 +22,11 @@ if [ ! -r /etc/s5p/board.conf ] || [ "$(. /etc/s5p/board.conf && echo "$BOARD")"
 	exit 1
 fi
 . /etc/s5p/board.conf
-DEF_CMA=$BOARD_CMA DEF_MAP=$BOARD_CMA_MAP DEF_REGIONS= DEF_TOTAL=0
-BANK_CAM= BANK_A= BANK_B=
+DEF_CMA=$BOARD_CMA DEF_MAP=$BOARD_CMA_MAP DEF_REGIONS='' DEF_TOTAL=0
+BANK_CAM='' BANK_A='' BANK_B=''
+# bank_of ADDRESS: the index of the bank of BOARD_BANKS holding ADDRESS.
 bank_of() {
+	# shellcheck disable=SC2086 # (the pairs, split)
 	set -- "$1" $BOARD_BANKS
 	b=$1 i=0
 	shift
