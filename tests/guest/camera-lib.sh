@@ -167,9 +167,9 @@ compliance_verdict() {
 	missing=
 	for l in "$@"; do grep -qF "$l" "$log" || missing="$missing '$l'"; done
 	if [ -n "$total" ] && [ -z "$other" ] && [ "${nfail:-1}" -le "$known" ] && [ -z "$missing" ]; then
-		ok "camera: $what: ${total#*: } (known v4l-utils 1.22 format-description mismatch: $known)"
+		ok "${COMP_WHAT:-camera}: $what: ${total#*: } (known v4l-utils 1.22 format-description mismatch: $known)"
 	else
-		not_ok "camera: $what: ${total:-no totals}"
+		not_ok "${COMP_WHAT:-camera}: $what: ${total:-no totals}"
 		[ -z "$missing" ] || echo "# missing:$missing"
 		grep -B1 'fail:\|FAIL' "$log" | sed 's/^/#   /' | head -n 30
 	fi
