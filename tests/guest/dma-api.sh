@@ -75,15 +75,22 @@ placed)
 		grep -q 'vivid.0: cma: [0-9]* bytes for vivid.0/: the regions of its cma_map= rule cannot fit them' /tmp/warn
 	cma_nothing_lost "dma-api: nothing held after the failed allocation"
 
-	# (One input, a webcam: num_inputs=1 input_types=0.)
-	# (The 3840x2160 attempt left a slow frame interval behind; the
-	# smallest size keeps vivid's frames coming fast enough under TCG.)
-	v4l2-ctl -d "$V0" --set-fmt-video=width=320,height=180,pixelformat=YUYV --set-parm=30
-	v4l2-compliance -d "$V0" -s 5 >/tmp/comp.log 2>&1
-	COMP_WHAT=dma-api compliance_verdict "v4l2-compliance -s on vivid, buffers from region vivid" \
-		/tmp/comp.log "test MMAP (select): OK"
-	check "dma-api: ... v4l2-compliance's buffers came from the region too (alloc_ok $ok1 -> $(cma_stat vivid alloc_ok))" \
-		[ "$(cma_stat vivid alloc_ok)" -gt "$ok1" ]
+	# On the debug kernel (kmemleak present) vivid cannot produce frames
+	# fast enough for v4l2-compliance's streaming timeouts: the checks
+	# above ran there, the compliance run is the default kernel's.
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		echo "# v4l2-compliance: not run on the debug kernel"
+	else
+		# (One input, a webcam: num_inputs=1 input_types=0.)
+		# (The 3840x2160 attempt left a slow frame interval behind; the
+		# smallest size keeps vivid's frames coming fast enough under TCG.)
+		v4l2-ctl -d "$V0" --set-fmt-video=width=320,height=180,pixelformat=YUYV --set-parm=30
+		v4l2-compliance -d "$V0" -s 5 >/tmp/comp.log 2>&1
+		COMP_WHAT=dma-api compliance_verdict "v4l2-compliance -s on vivid, buffers from region vivid" \
+			/tmp/comp.log "test MMAP (select): OK"
+		check "dma-api: ... v4l2-compliance's buffers came from the region too (alloc_ok $ok1 -> $(cma_stat vivid alloc_ok))" \
+			[ "$(cma_stat vivid alloc_ok)" -gt "$ok1" ]
+	fi
 	;;
 optout)
 	ok0=$(cma_stat vivid alloc_ok)
