@@ -56,8 +56,8 @@ placed)
 		[ $((s % 1048576)) = 0 ] || bad=$((bad + 1))
 	done
 	check "dma-api: the chunks lie inside region vivid, each aligned to 1 MiB ($bad bad)" [ $bad = 0 ]
-	got=$(vivid_capture 640 480 4)
-	check "dma-api: vivid captures 4 frames of YUYV 640x480 into region memory (got $got)" [ "$got" = 4 ]
+	got=$(vivid_capture 320 180 4)
+	check "dma-api: vivid captures 4 frames of YUYV 320x180 into region memory (got $got)" [ "$got" = 4 ]
 	ok1=$(cma_stat vivid alloc_ok)
 	check "dma-api: region vivid counted the allocations (alloc_ok $ok0 -> $ok1)" [ "$ok1" -gt "$ok0" ]
 	cma_nothing_lost "dma-api: every buffer back in the region after streaming"
@@ -94,7 +94,7 @@ placed)
 	;;
 optout)
 	ok0=$(cma_stat vivid alloc_ok)
-	got=$(vivid_capture 640 480 4)
+	got=$(vivid_capture 320 180 4)
 	check "dma-api: vivid.0, opted out by 'vivid.0=', captures 4 frames (got $got)" [ "$got" = 4 ]
 	check "dma-api: ... and region vivid, which 'vivid*=vivid' names, was not asked (alloc_ok $ok0 -> $(cma_stat vivid alloc_ok))" \
 		[ "$(cma_stat vivid alloc_ok)" = "$ok0" ]
