@@ -11,10 +11,11 @@
 
 T_FAILED=0
 T_TMP=$(mktemp -d)
-# Where the logs of a failing suite are kept (tests/run.sh points there).
+# Where the logs of a failing suite (or of every suite, S5P_KEEP_LOGS=1) are
+# kept (tests/run.sh points there).
 T_KEEP=${S5P_TEST_LOGDIR:-$S5P_CACHE/test-logs/$(basename "$0" .sh).files}
 t_cleanup() {
-	if [ "$T_FAILED" != 0 ] && [ -d "$T_TMP" ]; then
+	if { [ "$T_FAILED" != 0 ] || [ -n "${S5P_KEEP_LOGS:-}" ]; } && [ -d "$T_TMP" ]; then
 		rm -rf "$T_KEEP" && mkdir -p "$T_KEEP" &&
 			cp -r "$T_TMP"/. "$T_KEEP"/ 2>/dev/null &&
 			printf '# logs of this run kept in %s\n' "$T_KEEP"
