@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# s5p-flavours: default debug
+# s5p-debug-scenarios: goni:main
+# The dma-buf heaps of the CMA regions (kernel patch "dma-buf: heaps: a
+# heap per CMA region"; docs/cma.md "dma-buf heaps"), through cma-heap
+# (tools/heap).  Two Goni boots run tests/guest/dma-heap.sh:
+#   main    the board's regions, every one a heap: buffers as chunks,
+#           a killed holder, a camera frame encoded by the codec from a
+#           heap buffer (V4L2_MEMORY_DMABUF), close while imported, a
+#           buffer outside the codec's port refused, bad input; the JPEG
+#           comes back and is decoded here and compared with the camera's
+#           pattern (codec_check.py, PSNR >= 30 dB)
+#   param   cma_heaps=cam,nosuch (not on the debug kernel: a boot
+#           parameter's parsing, no buffer path)
+. "$(dirname "$0")/../lib/tap.sh"
+t_plan 34 debug=29
+
+check=$S5P_TOP/scripts/lib/codec_check.py
+
+for scenario in main param; do
+	case $scenario in
+	main) append= ;;
+	param) append="cma_heaps=cam,nosuch" ;;
+	esac
+	t_wanted goni "$scenario" || continue
+	t_guest_boot goni dma-heap.sh "$scenario" "$append"
+	if [ "$scenario" = main ]; then
+		if grep -q '^BEGIN-FILE MJPEG ' "$T_OUT"; then
+			python3 "$check" check <"$T_OUT" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1goni main: heap buffer encode: /'
+			[ "${PIPESTATUS[0]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+		else
+			t_fail "goni main: no JPEG came back from the heap buffer encode"
+		fi
+	fi
+	t_guest_end goni "$scenario"
+done
+t_done
