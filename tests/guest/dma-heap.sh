@@ -66,6 +66,8 @@ main)
 			[ $rc = 0 -a "$size" -gt 1000 ]
 		check "heap: ... the JPEG runs from SOI to EOI and the buffer went back" \
 			grep -q "^encode: YUYV 640x480 from heap codec-a -> $size bytes of JPEG (SOI to EOI)" /tmp/enc
+		check "heap: ... read back by the CPU (DMA_BUF_IOCTL_SYNC) while the codec still has it mapped: the same picture" \
+			grep -qx 'encode: read back while the codec has the buffer mapped: sync ok, same picture' /tmp/enc
 		check "heap: ... no heap chunk held once the codec and the buffer are closed" \
 			grep -qx 'encode: codec and buffer closed; heap chunks held: 0' /tmp/enc
 		emit MJPEG /tmp/heap.jpg YUYV 640 480 "$SEQS" "$size" 0

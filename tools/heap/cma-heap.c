@@ -13,8 +13,10 @@
  *   cma-heap encode HEAP CODEC FOURCC W H OUT [IN] [--close]
  *       a WxH FOURCC picture (from the raw file IN, or a test picture)
  *       in a buffer of HEAP, imported into the codec's OUTPUT queue as
- *       V4L2_MEMORY_DMABUF and encoded; the JPEG goes to OUT.  --close:
- *       the buffer's file descriptor is closed once it is queued
+ *       V4L2_MEMORY_DMABUF and encoded; the JPEG goes to OUT.  Then the
+ *       picture is read back through the mapping (DMA_BUF_IOCTL_SYNC) while
+ *       the codec still has the buffer mapped.  --close: the buffer's file
+ *       descriptor is closed (and unmapped) once it is queued instead
  *   cma-heap bad HEAP
  *       the bad-input cases, one line each ("CASE: errno NAME" or
  *       "CASE: ok ..."): zero size, larger than the region, a length
@@ -328,6 +330,7 @@ static int cmd_encode(int argc, char **argv)
 	struct pollfd p;
 	unsigned char *m, *j;
 	uint32_t fourcc, size;
+	unsigned int sum;
 	double end;
 	FILE *o;
 
@@ -379,9 +382,12 @@ static int cmd_encode(int argc, char **argv)
 	} else {
 		test_picture(m, fourcc, w, h, f.fmt.pix.bytesperline);
 	}
+	for (sum = 0, i = 0; i < (int)size; i++)
+		sum = sum * 31 + m[i];
 	if (buf_sync(bfd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE))
 		die("encode: DMA_BUF_IOCTL_SYNC end: %s", strerror(errno));
-	munmap(m, size);
+	if (close_early)
+		munmap(m, size);
 
 	rb = (struct v4l2_requestbuffers){ .count = 1, .type = otype, .memory = V4L2_MEMORY_DMABUF };
 	if (xioctl("REQBUFS output (DMABUF)", cfd, VIDIOC_REQBUFS, &rb))
@@ -436,6 +442,21 @@ static int cmd_encode(int argc, char **argv)
 	       heap_name(heap), cb.bytesused, n ? "SOI to EOI" : "no SOI/EOI", out);
 	ob = (struct v4l2_buffer){ .type = otype, .memory = V4L2_MEMORY_DMABUF };
 	xioctl("DQBUF output", cfd, VIDIOC_DQBUF, &ob);
+	if (!close_early) {
+		/*
+		 * The codec keeps the buffer mapped for its device (DMA_TO_DEVICE)
+		 * until it is requeued or freed: the CPU reads it back in between.
+		 */
+		unsigned int sum2 = 0;
+		int r1 = buf_sync(bfd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_READ), r2;
+
+		for (i = 0; i < (int)size; i++)
+			sum2 = sum2 * 31 + m[i];
+		r2 = buf_sync(bfd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_READ);
+		printf("encode: read back while the codec has the buffer mapped: sync %s, %s\n",
+		       r1 || r2 ? "failed" : "ok", sum2 == sum ? "same picture" : "DIFFERENT picture");
+		munmap(m, size);
+	}
 	xioctl("STREAMOFF output", cfd, VIDIOC_STREAMOFF, &otype);
 	xioctl("STREAMOFF capture", cfd, VIDIOC_STREAMOFF, &ctype);
 	munmap(j, cb.length);
