@@ -53,6 +53,17 @@ main)
 	wait $pid 2>/dev/null
 	check_eq "heap: the holder killed, its buffers are back" 0 "$(heap_chunks)"
 	cma_nothing_lost "heap: nothing lost after the holder was killed"
+	# the kind is the task's name, made one word: "x y+z" -> x_y_z
+	cp /usr/bin/cma-heap "/tmp/x y+z"
+	"/tmp/x y+z" hold codec-a 4K 1 >/tmp/hold2 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && ! grep -q '^held 1$' /tmp/hold2; do sleep 0.1; i=$((i + 1)); done
+	n=$(grep -c 'size=0x00001000 region=codec-a refs=1 owner=dma-heap/x_y_z$' "$CMA_DEBUGFS/chunks")
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	rm -f "/tmp/x y+z"
+	check_eq "heap: a buffer of a process named 'x y+z' is owned by dma-heap/x_y_z" 1 "$n"
 
 	# ---- a camera frame, in a heap buffer, encoded by the codec ----
 	CAM=$(cam_node)

@@ -14,7 +14,7 @@
 #           parameter's parsing, no buffer path)
 # About 20 s on the default kernel (ASan QEMU).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 45 debug=38
+t_plan 46 debug=39
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
