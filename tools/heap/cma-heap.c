@@ -328,7 +328,7 @@ static int cmd_encode(int argc, char **argv)
 	struct v4l2_requestbuffers rb;
 	struct v4l2_buffer ob, cb;
 	struct pollfd p;
-	unsigned char *m, *j;
+	unsigned char *m, *j, *jcopy;
 	uint32_t fourcc, size;
 	unsigned int sum;
 	double end;
@@ -372,12 +372,16 @@ static int cmd_encode(int argc, char **argv)
 	if (buf_sync(bfd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE))
 		die("encode: DMA_BUF_IOCTL_SYNC start: %s", strerror(errno));
 	if (in) {
+		/* read into a copy, for the same reason as the JPEG is written from one */
+		unsigned char *raw = malloc(size);
 		int ifd = open(in, O_RDONLY);
-		ssize_t got = ifd < 0 ? -1 : read(ifd, m, size);
+		ssize_t got = ifd < 0 || !raw ? -1 : read(ifd, raw, size);
 
 		if (got != (ssize_t)size)
 			die("encode: %s: %s (need %u bytes of %s %ux%u)", in,
 			    got < 0 ? strerror(errno) : "too short", size, fcc, w, h);
+		memcpy(m, raw, size);
+		free(raw);
 		close(ifd);
 	} else {
 		test_picture(m, fourcc, w, h, f.fmt.pix.bytesperline);
@@ -435,9 +439,19 @@ static int cmd_encode(int argc, char **argv)
 		die("encode: the codec returned an error buffer (%u bytes)", cb.bytesused);
 	n = j[0] == 0xff && j[1] == 0xd8 && j[cb.bytesused - 2] == 0xff &&
 	    j[cb.bytesused - 1] == 0xd9;
+	/*
+	 * Written from a copy: a file system that pins the pages of the
+	 * buffer it writes from (9p's zero copy, /host) cannot pin those of
+	 * a device mapping (EFAULT).
+	 */
+	jcopy = malloc(cb.bytesused);
+	if (!jcopy)
+		die("encode: out of memory for %u bytes", cb.bytesused);
+	memcpy(jcopy, j, cb.bytesused);
 	o = fopen(out, "wb");
-	if (!o || fwrite(j, 1, cb.bytesused, o) != cb.bytesused || fclose(o))
+	if (!o || fwrite(jcopy, 1, cb.bytesused, o) != cb.bytesused || fclose(o))
 		die("encode: cannot write %s: %s", out, strerror(errno));
+	free(jcopy);
 	printf("encode: %s %ux%u from heap %s -> %u bytes of JPEG (%s) in %s\n", fcc, w, h,
 	       heap_name(heap), cb.bytesused, n ? "SOI to EOI" : "no SOI/EOI", out);
 	ob = (struct v4l2_buffer){ .type = otype, .memory = V4L2_MEMORY_DMABUF };
