@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Capture benchmark (not a test): frames per second of the emulated camera
-# (drivers/camera on vb2-cma) next to vivid's, in the same Goni guest, at
+# (drivers/camera on videobuf2-dma-contig) next to vivid's, in the same Goni guest, at
 # 640x480 and 1280x720 YUYV, both asked for 60 fps, 4 MMAP buffers.
 #
 #   scripts/bench-camera.sh [FRAMES [FPS]]     (default 120 frames, 60 fps)

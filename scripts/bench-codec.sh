@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Encode benchmark (not a test): frames per second of the codec
-# (drivers/codec on vb2-cma, Motion-JPEG at quality 75) in a Goni guest
+# (drivers/codec on videobuf2-dma-contig, Motion-JPEG at quality 75) in a Goni guest
 # with the board's defaults, at 640x480 and 1280x720 YUYV, one camera
 # frame looped through 4 MMAP buffers a queue (scripts/guest/codec-bench.sh).
 #

@@ -11,7 +11,7 @@
 #   make ARCH=arm CROSS_COMPILE=arm-linux-gnueabi- -C <kernel source> \
 #        O=<that kernel's build directory> M=DIR modules
 #
-# with the symbols of the project's drivers (drivers/: vb2-cma, camera,
+# with the symbols of the project's drivers (drivers/: camera,
 # codec...) known, so a module may use their exports.  As with any
 # out-of-tree module, the objects and FILE.ko are left in DIR; the path of
 # each .ko is printed on stdout.  Load one in the guest with

@@ -5,11 +5,12 @@
  * describes the registers and the test pattern it produces).
  *
  * The block writes frames into a ring of four slots, each given one
- * physical address and length per plane.  Buffers come from vb2-cma:
- * plane 0 (the YUYV or NV12 image, or the NV12M luma plane) is memory of
- * kind "y", the NV12M chroma plane memory of kind "c", both for this
- * device ("fb200000.camera" with the emulation device tree); cma_map=
- * decides which regions serve them.
+ * physical address and length per plane.  Buffers come from mainline
+ * videobuf2-dma-contig, that is the DMA API, through two per-kind child
+ * devices (cma_kind_device_create()): plane 0 (the YUYV or NV12 image, or
+ * the NV12M luma plane) is memory of kind "y" ("fb200000.camera:y"), the
+ * NV12M chroma plane memory of kind "c" ("fb200000.camera:c"); cma_map=
+ * ("fb200000.camera/y=...") decides which regions serve them.
  *
  * Formats (multi-planar API): YUYV, NV12 (one buffer), NV12M (two);
  * 32x16 to 1920x1080 in steps of 8x2; frame intervals 1/60 to 1/5 s;
@@ -17,6 +18,7 @@
  * and noise for encoders).
  */
 
+#include <linux/cma.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
@@ -33,9 +35,8 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-fh.h>
 #include <media/v4l2-ioctl.h>
+#include <media/videobuf2-dma-contig.h>
 #include <media/videobuf2-v4l2.h>
-
-#include "../vb2-cma/vb2-cma.h"
 
 #define CAM_NAME		"s5pv210-camera"
 
@@ -90,9 +91,10 @@
  * What buffers are allocated and lines laid out for: the block needs 8
  * bytes, but its buffers are exported (DMABUF) to the codec, whose
  * device reads pictures only from 8 KiB aligned addresses with lines a
- * multiple of 16 bytes apart (docs/codec.md, port rules).  Page-aligned
- * buffers are 8 KiB aligned only every other time, and NV12 lines of a
- * width that is an odd multiple of 8 would be 8 bytes short.
+ * multiple of 16 bytes apart (docs/codec.md, port rules).  The DMA API
+ * aligns a buffer to the order of its size, so buffers of at least 8 KiB
+ * are 8 KiB aligned: smaller planes are allocated 8 KiB long.  NV12
+ * lines of a width that is an odd multiple of 8 would be 8 bytes short.
  */
 #define CAM_EXPORT_ALIGN	SZ_8K
 #define CAM_STRIDE_ALIGN	16
@@ -225,12 +227,12 @@ static void cam_fill_slots(struct cam_dev *cam)
 							  struct cam_buffer,
 							  list);
 		struct vb2_buffer *vb = &buf->vb.vb2_buf;
-		dma_addr_t a0 = vb2_cma_plane_dma_addr(vb, 0), a1 = 0;
+		dma_addr_t a0 = vb2_dma_contig_plane_dma_addr(vb, 0), a1 = 0;
 		u32 l0 = vb2_plane_size(vb, 0), l1 = 0;
 
 		list_del(&buf->list);
 		if (cam->cfmt->fourcc == V4L2_PIX_FMT_NV12M) {
-			a1 = vb2_cma_plane_dma_addr(vb, 1);
+			a1 = vb2_dma_contig_plane_dma_addr(vb, 1);
 			l1 = vb2_plane_size(vb, 1);
 		} else if (cam->cfmt->fourcc == V4L2_PIX_FMT_NV12) {
 			/* The chroma plane follows the luma plane. */
@@ -352,8 +354,11 @@ static int cam_queue_setup(struct vb2_queue *q, unsigned int *nbuffers,
 		for (p = 0; p < *nplanes; p++)
 			sizes[p] = pix->plane_fmt[p].sizeimage;
 	}
-	for (p = 0; p < *nplanes; p++)
+	for (p = 0; p < *nplanes; p++) {
+		/* 8 KiB at least, so 8 KiB aligned (CAM_EXPORT_ALIGN) */
+		sizes[p] = max_t(unsigned int, sizes[p], CAM_EXPORT_ALIGN);
 		alloc_devs[p] = cam->port[p ? PORT_C : PORT_Y];
+	}
 	return 0;
 }
 
@@ -371,7 +376,7 @@ static int cam_buf_prepare(struct vb2_buffer *vb)
 				vb->index, p, vb2_plane_size(vb, p), size);
 			return -EINVAL;
 		}
-		if (vb2_cma_plane_dma_addr(vb, p) & (CAM_ADDR_ALIGN - 1)) {
+		if (vb2_dma_contig_plane_dma_addr(vb, p) & (CAM_ADDR_ALIGN - 1)) {
 			dev_dbg(cam->dev, "buffer %u plane %u: address not %u-byte aligned\n",
 				vb->index, p, CAM_ADDR_ALIGN);
 			return -EINVAL;
@@ -754,16 +759,11 @@ static int cam_probe(struct platform_device *pdev)
 		goto err_free;
 	}
 	/*
-	 * Each plane is one contiguous chunk, mapped as one DMA segment: the
-	 * default limit (64 KiB) is below every frame (DMA-API debugging
-	 * says so at each REQBUFS).
+	 * The DMA of each kind is done through its child device, which has
+	 * no segment size limit: each plane is one contiguous chunk.
 	 */
-	ret = dma_set_max_seg_size(dev, UINT_MAX);
-	if (ret)
-		goto err_free;
 	for (i = 0; i < NUM_PORTS; i++) {
-		cam->port[i] = devm_vb2_cma_port_create(dev, kinds[i],
-							CAM_EXPORT_ALIGN);
+		cam->port[i] = devm_cma_kind_device_create(dev, kinds[i]);
 		if (IS_ERR(cam->port[i])) {
 			ret = PTR_ERR(cam->port[i]);
 			goto err_free;
@@ -806,7 +806,7 @@ static int cam_probe(struct platform_device *pdev)
 	q->drv_priv = cam;
 	q->buf_struct_size = sizeof(struct cam_buffer);
 	q->ops = &cam_vb2_ops;
-	q->mem_ops = &vb2_cma_memops;
+	q->mem_ops = &vb2_dma_contig_memops;
 	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
 			     V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
 	q->min_buffers_needed = 1;
@@ -881,5 +881,5 @@ static struct platform_driver cam_driver = {
 };
 module_platform_driver(cam_driver);
 
-MODULE_DESCRIPTION("S5PV210 DMA-only camera (V4L2 capture on vb2-cma)");
+MODULE_DESCRIPTION("S5PV210 DMA-only camera (V4L2 capture on videobuf2-dma-contig)");
 MODULE_LICENSE("GPL");

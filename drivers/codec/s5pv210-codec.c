@@ -12,12 +12,15 @@
  * Memory: the device has no scatter/gather and no IOMMU and reaches memory
  * through two ports, each a 128 MiB window from a 128 KiB aligned base.
  * Raw pictures are read through port A, the bitstream written through
- * port B.  Buffers come from the region-based contiguous memory allocator
- * through vb2-cma: the OUTPUT queue allocates with kind "a", the CAPTURE
- * queue with kind "b", both for this device ("f1700000.video-codec"), so
- * cma_map= decides where each goes.  The port bases are placed at probe
- * time to cover the regions cma_info() reports for each kind.  Imported
- * DMABUFs must be contiguous, 8 KiB aligned and inside their port window.
+ * port B.  Buffers come from mainline videobuf2-dma-contig, that is the
+ * DMA API, through one per-kind child device a port
+ * (cma_kind_device_create()): the OUTPUT queue allocates through
+ * "f1700000.video-codec:a", kind "a", the CAPTURE queue through
+ * "f1700000.video-codec:b", kind "b", so cma_map=
+ * ("f1700000.video-codec/a=...") decides where each goes.  The port bases
+ * are placed at probe time to cover the regions cma_info() reports for
+ * each kind.  Imported DMABUFs must be contiguous, 8 KiB aligned and
+ * inside their port window.
  *
  * Copyright (C) 2026 S5PV210 CMA project
  */
@@ -39,9 +42,8 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-ioctl.h>
 #include <media/v4l2-mem2mem.h>
+#include <media/videobuf2-dma-contig.h>
 #include <media/videobuf2-v4l2.h>
-
-#include "../vb2-cma/vb2-cma.h"
 
 #define CODEC_NAME		"s5pv210-codec"
 
@@ -496,8 +498,8 @@ static void codec_device_run(void *priv)
 
 	src = v4l2_m2m_next_src_buf(ctx->fh.m2m_ctx);
 	dst = v4l2_m2m_next_dst_buf(ctx->fh.m2m_ctx);
-	src_pa = vb2_cma_plane_dma_addr(&src->vb2_buf, 0);
-	dst_pa = vb2_cma_plane_dma_addr(&dst->vb2_buf, 0);
+	src_pa = vb2_dma_contig_plane_dma_addr(&src->vb2_buf, 0);
+	dst_pa = vb2_dma_contig_plane_dma_addr(&dst->vb2_buf, 0);
 
 	spin_lock_irqsave(&dev->lock, flags);
 	dev->curr = ctx;
@@ -690,10 +692,18 @@ static int codec_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	bool out = V4L2_TYPE_IS_OUTPUT(vq->type);
 	unsigned int size = out ? ctx->raw.sizeimage : ctx->coded.sizeimage;
 
-	if (*nplanes)
-		return *nplanes != 1 || sizes[0] < size ? -EINVAL : 0;
-	*nplanes = 1;
-	sizes[0] = size;
+	if (*nplanes) {
+		if (*nplanes != 1 || sizes[0] < size)
+			return -EINVAL;
+	} else {
+		*nplanes = 1;
+		sizes[0] = size;
+	}
+	/*
+	 * The DMA API aligns a buffer to the order of its size: 8 KiB long
+	 * at least is 8 KiB aligned, as the ports want (BUF_ALIGN).
+	 */
+	sizes[0] = max_t(unsigned int, sizes[0], BUF_ALIGN);
 	alloc_devs[0] = ctx->dev->port[out ? PORT_A : PORT_B];
 	return 0;
 }
@@ -722,7 +732,7 @@ static int codec_buf_prepare(struct vb2_buffer *vb)
 		return -EINVAL;
 	}
 	/* Imported buffers may be anywhere: the device's rules apply. */
-	pa = vb2_cma_plane_dma_addr(vb, 0);
+	pa = vb2_dma_contig_plane_dma_addr(vb, 0);
 	if (!IS_ALIGNED(pa, BUF_ALIGN) || pa < base ||
 	    pa - base + vb2_plane_size(vb, 0) > PORT_WINDOW) {
 		dev_warn_ratelimited(dev->dev,
@@ -828,7 +838,7 @@ static int codec_queue_init(void *priv, struct vb2_queue *src_vq,
 	src_vq->drv_priv = ctx;
 	src_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
 	src_vq->ops = &codec_qops;
-	src_vq->mem_ops = &vb2_cma_memops;
+	src_vq->mem_ops = &vb2_dma_contig_memops;
 	src_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
 	src_vq->lock = &ctx->dev->mutex;
 	src_vq->dev = ctx->dev->port[PORT_A];
@@ -842,7 +852,7 @@ static int codec_queue_init(void *priv, struct vb2_queue *src_vq,
 	dst_vq->drv_priv = ctx;
 	dst_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
 	dst_vq->ops = &codec_qops;
-	dst_vq->mem_ops = &vb2_cma_memops;
+	dst_vq->mem_ops = &vb2_dma_contig_memops;
 	dst_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
 	dst_vq->lock = &ctx->dev->mutex;
 	dst_vq->dev = ctx->dev->port[PORT_B];
@@ -1047,16 +1057,12 @@ static int codec_probe(struct platform_device *pdev)
 	}
 
 	/*
-	 * Each buffer is one contiguous chunk, mapped as one DMA segment: the
-	 * default limit (64 KiB) is below most frames.
+	 * The memory ports: one child device per kind, through which its
+	 * buffers are allocated and mapped (no segment size limit: each
+	 * buffer is one contiguous chunk).
 	 */
-	ret = dma_set_max_seg_size(&pdev->dev, UINT_MAX);
-	if (ret)
-		goto free;
-
-	/* The memory ports: one vb2-cma port per kind, 8 KiB aligned */
-	dev->port[PORT_A] = devm_vb2_cma_port_create(&pdev->dev, "a", BUF_ALIGN);
-	dev->port[PORT_B] = devm_vb2_cma_port_create(&pdev->dev, "b", BUF_ALIGN);
+	dev->port[PORT_A] = devm_cma_kind_device_create(&pdev->dev, "a");
+	dev->port[PORT_B] = devm_cma_kind_device_create(&pdev->dev, "b");
 	if (IS_ERR(dev->port[PORT_A]) || IS_ERR(dev->port[PORT_B])) {
 		ret = IS_ERR(dev->port[PORT_A]) ? PTR_ERR(dev->port[PORT_A]) :
 						  PTR_ERR(dev->port[PORT_B]);

@@ -73,25 +73,26 @@ capture() {
 	v4l2-ctl -d "$CAM" -c horizontal_flip=0,vertical_flip=0,test_pattern=0
 }
 
-# Camera chunks and buffers still allocated
+# Camera chunks still allocated (its buffers: videobuf2-dma-contig
+# allocates each plane through the DMA API, one CMA chunk owned by
+# fb200000.camera/KIND)
 cam_chunks() { grep -c "owner=fb200000.camera" /sys/kernel/debug/cma/chunks; }
-cam_buffers() { grep -c "^fb200000.camera:" /sys/kernel/debug/vb2-cma/buffers; }
 
 # no_leak WHEN: every camera chunk is back in its region
 no_leak() {
-	c=$(cam_chunks) b=$(cam_buffers)
-	if [ "$c" = 0 ] && [ "$b" = 0 ]; then
-		ok "camera: no CMA chunk or vb2-cma buffer left $1"
+	c=$(cam_chunks)
+	if [ "$c" = 0 ]; then
+		ok "camera: no CMA chunk left $1"
 	else
-		not_ok "camera: $c CMA chunks and $b vb2-cma buffers left $1"
+		not_ok "camera: $c CMA chunks left $1"
 		sed 's/^/#   /' /sys/kernel/debug/cma/chunks
 	fi
 }
 
-# wait_buffers N: until the camera has N buffers (5 s at most)
+# wait_buffers N: until the camera has N chunks (5 s at most)
 wait_buffers() {
 	t=0
-	while [ "$(cam_buffers)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	while [ "$(cam_chunks)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
 	sleep 0.3
 }
 
@@ -103,10 +104,10 @@ region_bounds() {
 	}
 }
 
-# buffers_in_regions WHO DEV WHAT "KIND=REGION ...": every MMAP buffer
-# of DEV's KIND in the copies /tmp/bufs (debugfs vb2-cma/buffers) and
-# /tmp/chunks (cma/chunks) lies in REGION and is a chunk of REGION owned
-# by DEV/KIND; at least 4 per kind.  WHO and WHAT label the TAP lines.
+# buffers_in_regions WHO DEV WHAT "KIND=REGION ...": every buffer of DEV's
+# KIND (a chunk owned by DEV/KIND in /tmp/chunks, a copy of debugfs
+# cma/chunks) is a chunk of REGION and lies inside it; at least 4 per
+# kind.  WHO and WHAT label the TAP lines.
 buffers_in_regions() {
 	who=$1 dev=$2 what=$3
 	for kr in $4; do
@@ -118,17 +119,18 @@ buffers_in_regions() {
 			continue
 		fi
 		n=0 bad=0
-		while read -r port k type dma size rest; do
-			[ "$port" = "$dev:$kind" ] && [ "$type" = mmap ] || continue
-			a=$(printf '%d' "${dma#dma=}") s=$(printf '%d' "${size#size=}")
+		while read -r dma size region refs owner; do
+			[ "$owner" = "owner=$dev/$kind" ] || continue
+			dma=${dma%:} size=${size#size=}
+			a=$(printf '%d' "$dma") s=$(printf '%d' "$size")
 			n=$((n + 1))
 			if [ $a -lt $lo ] || [ $((a + s)) -gt $hi ]; then
 				bad=$((bad + 1))
-				echo "# ${dma#dma=} (+${size#size=}) is outside region $reg"
+				echo "# $dma (+$size) is outside region $reg"
 			fi
-			grep -q "^${dma#dma=}: size=.* region=$reg refs=1 owner=$dev/$kind\$" /tmp/chunks ||
-				{ bad=$((bad + 1)); echo "# ${dma#dma=}: no chunk of region $reg owned by $dev/$kind"; }
-		done </tmp/bufs
+			[ "$region" = "region=$reg" ] && [ "$refs" = refs=1 ] ||
+				{ bad=$((bad + 1)); echo "# $dma: ${region#region=} ${refs}, not a chunk of region $reg held once"; }
+		done </tmp/chunks
 		if [ $n -ge 4 ] && [ $bad = 0 ]; then
 			ok "$who: $what: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' $lo $hi))"
 		else
@@ -138,18 +140,17 @@ buffers_in_regions() {
 }
 
 # placement FOURCC W H "KIND=REGION ...": while streaming, every buffer
-# of each KIND lies in REGION, in debugfs vb2-cma/buffers and cma/chunks.
+# of each KIND is a chunk of REGION (debugfs cma/chunks).
 placement() {
 	fcc=$1 w=$2 h=$3
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=$w,height=$h,pixelformat=$fcc \
 		--stream-mmap=4 --stream-count=100000 >/dev/null 2>&1 &
 	pid=$!
 	wait_buffers 4
-	cp /sys/kernel/debug/vb2-cma/buffers /tmp/bufs
 	cp /sys/kernel/debug/cma/chunks /tmp/chunks
 	kill $pid
 	wait $pid 2>/dev/null
-	sed 's/^/# /' /tmp/bufs
+	grep 'owner=fb200000.camera/' /tmp/chunks | sed 's/^/# /'
 	buffers_in_regions camera fb200000.camera "$fcc ${w}x$h" "$4"
 }
 

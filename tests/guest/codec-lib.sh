@@ -4,25 +4,25 @@
 CODEC_DEV=f1700000.video-codec
 codec_node() { video_node s5pv210-codec; }
 
-# Codec chunks and buffers still allocated
+# Codec chunks still allocated (its buffers: videobuf2-dma-contig allocates
+# each through the DMA API, one CMA chunk owned by f1700000.video-codec/KIND)
 codec_chunks() { grep -c "owner=$CODEC_DEV" /sys/kernel/debug/cma/chunks; }
-codec_buffers() { grep -c "^$CODEC_DEV:" /sys/kernel/debug/vb2-cma/buffers; }
 
 # codec_no_leak WHEN: every codec (and camera) chunk is back in its region
 codec_no_leak() {
-	c=$(codec_chunks) b=$(codec_buffers) k=$(cam_chunks)
-	if [ "$c" = 0 ] && [ "$b" = 0 ] && [ "$k" = 0 ]; then
-		ok "codec: no CMA chunk or vb2-cma buffer left $1"
+	c=$(codec_chunks) k=$(cam_chunks)
+	if [ "$c" = 0 ] && [ "$k" = 0 ]; then
+		ok "codec: no CMA chunk left $1"
 	else
-		not_ok "codec: $c codec chunks, $b codec vb2-cma buffers, $k camera chunks left $1"
+		not_ok "codec: $c codec chunks, $k camera chunks left $1"
 		sed 's/^/#   /' /sys/kernel/debug/cma/chunks
 	fi
 }
 
-# codec_wait_buffers N: until the codec has N buffers (5 s at most)
+# codec_wait_buffers N: until the codec has N chunks (5 s at most)
 codec_wait_buffers() {
 	t=0
-	while [ "$(codec_buffers)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	while [ "$(codec_chunks)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
 	sleep 0.3
 }
 
@@ -118,14 +118,13 @@ stream_start() {
 }
 
 # codec_placement FOURCC W H "KIND=REGION ...": while streaming, every
-# codec buffer of each KIND lies in REGION (vb2-cma/buffers, cma/chunks).
+# codec buffer of each KIND is a chunk of REGION (debugfs cma/chunks).
 codec_placement() {
 	fcc=$1 w=$2 h=$3
 	stream_start $fcc $w $h
-	cp /sys/kernel/debug/vb2-cma/buffers /tmp/bufs
 	cp /sys/kernel/debug/cma/chunks /tmp/chunks
 	kill $SPID
 	wait $SPID 2>/dev/null
-	grep "^$CODEC_DEV:" /tmp/bufs | sed 's/^/# /'
+	grep "owner=$CODEC_DEV/" /tmp/chunks | sed 's/^/# /'
 	buffers_in_regions codec "$CODEC_DEV" "$fcc ${w}x$h" "$4"
 }

@@ -2,7 +2,7 @@
 # s5p-flavours: default debug
 # s5p-debug-scenarios: goni:main
 # The camera end to end in the guest: the V4L2 driver (drivers/camera) on
-# vb2-cma (drivers/vb2-cma) on the emulated camera (qemu-patches/).
+# videobuf2-dma-contig on the emulated camera (qemu-patches/).
 # tests/guest/camera.sh runs in three boots:
 #   goni, the board's defaults (fb200000.camera/*=cam):
 #       v4l2-compliance (MMAP and DMABUF streaming), captures, placement,

@@ -2,7 +2,7 @@
 # s5p-flavours: default debug
 # s5p-debug-scenarios: goni:main
 # The codec end to end in the guest: the V4L2 mem2mem driver
-# (drivers/codec) on vb2-cma (drivers/vb2-cma) on the emulated codec
+# (drivers/codec) on videobuf2-dma-contig on the emulated codec
 # (qemu-patches/), fed by the camera.  tests/guest/codec.sh runs in four
 # boots:
 #   goni, the board's defaults (codec-a bank 1, codec-b bank 2):
