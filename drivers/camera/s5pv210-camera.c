@@ -13,6 +13,9 @@
  * ("fb200000.camera/y=...") decides which regions serve them.
  *
  * Formats (multi-planar API): YUYV, NV12 (one buffer), NV12M (two);
+ * with multiplanar=1 the single-planar API instead (as vivid's parameter
+ * of that name), for applications that know no other (ffmpeg's v4l2
+ * input, for one): YUYV and NV12.
  * 32x16 to 1920x1080 in steps of 8x2; frame intervals 1/60 to 1/5 s;
  * controls: horizontal and vertical flip, test pattern (bars, or gradients
  * and noise for encoders).
@@ -39,6 +42,11 @@
 #include <media/videobuf2-v4l2.h>
 
 #define CAM_NAME		"s5pv210-camera"
+
+static unsigned int multiplanar = 2;
+module_param(multiplanar, uint, 0444);
+MODULE_PARM_DESC(multiplanar,
+		 "1: single-planar API (YUYV, NV12), 2: multi-planar API (YUYV, NV12, NV12M; default)");
 
 /* Registers */
 #define CAM_ID			0x000
@@ -119,6 +127,7 @@ static const struct v4l2_fract cam_intervals[] = {
 	{ 1, 60 }, { 1, 50 }, { 1, 30 }, { 1, 25 }, { 1, 15 }, { 1, 10 },
 	{ 1, 5 },
 };
+
 #define CAM_DEF_INTERVAL	2	/* 1/30 s */
 
 struct cam_buffer {
@@ -136,6 +145,7 @@ struct cam_dev {
 	void __iomem *regs;
 	int irq;
 	struct device *port[NUM_PORTS];
+	bool mplane;			/* the multi-planar API (multiplanar=2) */
 
 	/* Format and rate; changed only while not streaming (lock) */
 	struct v4l2_pix_format_mplane fmt;
@@ -164,21 +174,26 @@ static inline void cam_write(struct cam_dev *cam, u32 reg, u32 val)
 	writel(val, cam->regs + reg);
 }
 
-static const struct cam_format *cam_find_format(u32 fourcc)
+/* The format @fourcc, if the API in use (@mplane or not) offers it */
+static const struct cam_format *cam_find_format(u32 fourcc, bool mplane)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cam_formats); i++)
-		if (cam_formats[i].fourcc == fourcc)
+		if (cam_formats[i].fourcc == fourcc &&
+		    (mplane || cam_formats[i].buffers == 1))
 			return &cam_formats[i];
 	return NULL;
 }
 
-/* Adjust @pix to what the block can produce, the V4L2 way. */
+/*
+ * Adjust @pix to what the block can produce, the V4L2 way.  The
+ * single-planar API (!@mplane) has no format with two buffers.
+ */
 static const struct cam_format *
-cam_try_format(struct v4l2_pix_format_mplane *pix)
+cam_try_format(struct v4l2_pix_format_mplane *pix, bool mplane)
 {
-	const struct cam_format *f = cam_find_format(pix->pixelformat);
+	const struct cam_format *f = cam_find_format(pix->pixelformat, mplane);
 	u32 w, h, bpl;
 
 	if (!f)
@@ -539,23 +554,40 @@ static int cam_querycap(struct file *file, void *priv,
 
 static int cam_enum_fmt(struct file *file, void *priv, struct v4l2_fmtdesc *f)
 {
-	if (f->index >= ARRAY_SIZE(cam_formats))
+	struct cam_dev *cam = video_drvdata(file);
+	unsigned int i, n = 0;
+
+	/* The other API's type: what the core says to an ioctl it lacks */
+	if (f->type != cam->queue.type)
 		return -EINVAL;
-	f->pixelformat = cam_formats[f->index].fourcc;
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(cam_formats); i++) {
+		if (!cam->mplane && cam_formats[i].buffers > 1)
+			continue;
+		if (n++ == f->index) {
+			f->pixelformat = cam_formats[i].fourcc;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 static int cam_g_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct cam_dev *cam = video_drvdata(file);
 
+	if (!cam->mplane)
+		return -ENOTTY;
 	f->fmt.pix_mp = cam->fmt;
 	return 0;
 }
 
 static int cam_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
-	cam_try_format(&f->fmt.pix_mp);
+	struct cam_dev *cam = video_drvdata(file);
+
+	if (!cam->mplane)
+		return -ENOTTY;
+	cam_try_format(&f->fmt.pix_mp, true);
 	return 0;
 }
 
@@ -564,7 +596,9 @@ static int cam_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	struct cam_dev *cam = video_drvdata(file);
 	const struct cam_format *cfmt;
 
-	cfmt = cam_try_format(&f->fmt.pix_mp);
+	if (!cam->mplane)
+		return -ENOTTY;
+	cfmt = cam_try_format(&f->fmt.pix_mp, true);
 	if (vb2_is_busy(&cam->queue))
 		return -EBUSY;
 	cam->cfmt = cfmt;
@@ -572,10 +606,84 @@ static int cam_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	return 0;
 }
 
+/*
+ * The single-planar API (multiplanar=1): the same formats with one buffer,
+ * kept in the multi-planar form the rest of the driver uses.
+ */
+static void cam_pix_from_mp(struct v4l2_pix_format *pix,
+			    const struct v4l2_pix_format_mplane *mp)
+{
+	memset(pix, 0, sizeof(*pix));
+	pix->width = mp->width;
+	pix->height = mp->height;
+	pix->pixelformat = mp->pixelformat;
+	pix->field = mp->field;
+	pix->bytesperline = mp->plane_fmt[0].bytesperline;
+	pix->sizeimage = mp->plane_fmt[0].sizeimage;
+	pix->colorspace = mp->colorspace;
+	pix->ycbcr_enc = mp->ycbcr_enc;
+	pix->quantization = mp->quantization;
+	pix->xfer_func = mp->xfer_func;
+}
+
+static const struct cam_format *
+cam_try_format_sp(struct v4l2_pix_format *pix,
+		  struct v4l2_pix_format_mplane *mp)
+{
+	const struct cam_format *cfmt;
+
+	memset(mp, 0, sizeof(*mp));
+	mp->width = pix->width;
+	mp->height = pix->height;
+	mp->pixelformat = pix->pixelformat;
+	cfmt = cam_try_format(mp, false);
+	cam_pix_from_mp(pix, mp);
+	return cfmt;
+}
+
+static int cam_g_fmt_sp(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct cam_dev *cam = video_drvdata(file);
+
+	if (cam->mplane)
+		return -ENOTTY;
+	cam_pix_from_mp(&f->fmt.pix, &cam->fmt);
+	return 0;
+}
+
+static int cam_try_fmt_sp(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct cam_dev *cam = video_drvdata(file);
+	struct v4l2_pix_format_mplane mp;
+
+	if (cam->mplane)
+		return -ENOTTY;
+	cam_try_format_sp(&f->fmt.pix, &mp);
+	return 0;
+}
+
+static int cam_s_fmt_sp(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct cam_dev *cam = video_drvdata(file);
+	struct v4l2_pix_format_mplane mp;
+	const struct cam_format *cfmt;
+
+	if (cam->mplane)
+		return -ENOTTY;
+	cfmt = cam_try_format_sp(&f->fmt.pix, &mp);
+	if (vb2_is_busy(&cam->queue))
+		return -EBUSY;
+	cam->cfmt = cfmt;
+	cam->fmt = mp;
+	return 0;
+}
+
 static int cam_enum_framesizes(struct file *file, void *priv,
 			       struct v4l2_frmsizeenum *fsize)
 {
-	if (fsize->index || !cam_find_format(fsize->pixel_format))
+	struct cam_dev *cam = video_drvdata(file);
+
+	if (fsize->index || !cam_find_format(fsize->pixel_format, cam->mplane))
 		return -EINVAL;
 	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
 	fsize->stepwise.min_width = CAM_MIN_WIDTH;
@@ -590,8 +698,10 @@ static int cam_enum_framesizes(struct file *file, void *priv,
 static int cam_enum_frameintervals(struct file *file, void *priv,
 				   struct v4l2_frmivalenum *fival)
 {
+	struct cam_dev *cam = video_drvdata(file);
+
 	if (fival->index >= ARRAY_SIZE(cam_intervals) ||
-	    !cam_find_format(fival->pixel_format) ||
+	    !cam_find_format(fival->pixel_format, cam->mplane) ||
 	    fival->width < CAM_MIN_WIDTH || fival->width > CAM_MAX_WIDTH ||
 	    fival->width % 8 || fival->height < CAM_MIN_HEIGHT ||
 	    fival->height > CAM_MAX_HEIGHT || fival->height % 2)
@@ -671,12 +781,19 @@ static int cam_s_input(struct file *file, void *priv, unsigned int i)
 	return i ? -EINVAL : 0;
 }
 
+/*
+ * One table for both APIs, as vivid's: the handlers of the API not in use
+ * say -ENOTTY (the core lets both buffer types through to them).
+ */
 static const struct v4l2_ioctl_ops cam_ioctl_ops = {
 	.vidioc_querycap = cam_querycap,
 	.vidioc_enum_fmt_vid_cap = cam_enum_fmt,
 	.vidioc_g_fmt_vid_cap_mplane = cam_g_fmt,
 	.vidioc_try_fmt_vid_cap_mplane = cam_try_fmt,
 	.vidioc_s_fmt_vid_cap_mplane = cam_s_fmt,
+	.vidioc_g_fmt_vid_cap = cam_g_fmt_sp,
+	.vidioc_try_fmt_vid_cap = cam_try_fmt_sp,
+	.vidioc_s_fmt_vid_cap = cam_s_fmt_sp,
 	.vidioc_enum_framesizes = cam_enum_framesizes,
 	.vidioc_enum_frameintervals = cam_enum_frameintervals,
 	.vidioc_g_parm = cam_g_parm,
@@ -773,10 +890,14 @@ static int cam_probe(struct platform_device *pdev)
 	/* Quiet, known state */
 	cam_write(cam, CAM_SWRESET, 1);
 
+	if (multiplanar != 1 && multiplanar != 2)
+		dev_warn(dev, "multiplanar=%u is neither 1 (single-planar API) nor 2 (multi-planar): using 2\n",
+			 multiplanar);
+	cam->mplane = multiplanar != 1;
 	cam->fmt.pixelformat = V4L2_PIX_FMT_YUYV;
 	cam->fmt.width = CAM_DEF_WIDTH;
 	cam->fmt.height = CAM_DEF_HEIGHT;
-	cam->cfmt = cam_try_format(&cam->fmt);
+	cam->cfmt = cam_try_format(&cam->fmt, cam->mplane);
 	cam->interval = CAM_DEF_INTERVAL;
 
 	ret = v4l2_device_register(dev, &cam->v4l2_dev);
@@ -801,7 +922,8 @@ static int cam_probe(struct platform_device *pdev)
 	cam->v4l2_dev.ctrl_handler = &cam->ctrls;
 
 	q = &cam->queue;
-	q->type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+	q->type = cam->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+				V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	q->io_modes = VB2_MMAP | VB2_DMABUF;
 	q->drv_priv = cam;
 	q->buf_struct_size = sizeof(struct cam_buffer);
@@ -829,15 +951,18 @@ static int cam_probe(struct platform_device *pdev)
 	vdev->queue = q;
 	vdev->lock = &cam->lock;
 	vdev->vfl_dir = VFL_DIR_RX;
-	vdev->device_caps = V4L2_CAP_VIDEO_CAPTURE_MPLANE | V4L2_CAP_STREAMING;
+	vdev->device_caps = (cam->mplane ? V4L2_CAP_VIDEO_CAPTURE_MPLANE :
+					   V4L2_CAP_VIDEO_CAPTURE) |
+			    V4L2_CAP_STREAMING;
 	video_set_drvdata(vdev, cam);
 	ret = video_register_device(vdev, VFL_TYPE_VIDEO, -1);
 	if (ret)
 		goto err_irq;
 
 	platform_set_drvdata(pdev, cam);
-	dev_info(dev, "%s, memory kinds \"y\" and \"c\" of %s\n",
-		 video_device_node_name(vdev), dev_name(dev));
+	dev_info(dev, "%s, %s API, memory kinds \"y\" and \"c\" of %s\n",
+		 video_device_node_name(vdev),
+		 cam->mplane ? "multi-planar" : "single-planar", dev_name(dev));
 	return 0;
 
 err_irq:

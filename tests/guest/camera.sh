@@ -3,7 +3,8 @@
 # boards and runs this with a scenario):
 #
 #   camera.sh main       compliance (MMAP, DMABUF), captures, placement,
-#                        bad input, close/unbind/rmmod while streaming
+#                        bad input, close/unbind/rmmod while streaming,
+#                        the single-planar API (multiplanar=1)
 #   camera.sh moved      NV12M with kind "y" and kind "c" in two regions
 #                        (cma_map=fb200000.camera/y=camy;fb200000.camera/c=camc)
 #   camera.sh basic      captures and placement only (the other board)
@@ -155,6 +156,35 @@ main)
 	check "camera: modprobe loads it again" modprobe s5pv210-camera
 	CAM=$(cam_node)
 	capture YUYV 640 480 0 3
+
+	# ---- the single-planar API: multiplanar=1 (as vivid's), for the
+	# applications that know no other (ffmpeg's v4l2 input) ----
+	rmmod s5pv210_camera
+	check "camera: modprobe s5pv210-camera multiplanar=1" modprobe s5pv210-camera multiplanar=1
+	CAM=$(cam_node)
+	v4l2-ctl -d "$CAM" -D >/tmp/caps.log 2>&1
+	check "camera: multiplanar=1: a single-planar capture device (Video Capture, not Multiplanar)" \
+		sh -c "grep -qx '[[:space:]]*Video Capture' /tmp/caps.log && ! grep -q 'Capture Multiplanar' /tmp/caps.log"
+	check_eq "camera: multiplanar=1: formats YUYV and NV12 (NV12M needs two buffers)" "YUYV NV12" \
+		"$(v4l2-ctl -d "$CAM" --list-formats | sed -n "s/.*'\(....\)'.*/\1/p" | tr '\n' ' ' | sed 's/ $//')"
+	v4l2-ctl -d "$CAM" --try-fmt-video=width=640,height=480,pixelformat=NM12 >/tmp/try.log 2>&1
+	check_eq "camera: multiplanar=1: TRY_FMT NM12 gives YUYV" "640/480 YUYV" "$(fmt_of /tmp/try.log)"
+	capture YUYV 320 240 0 2
+	capture NV12 640 480 3 2
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		echo "# multiplanar=1: v4l2-compliance not run on the debug kernel (time)"
+	else
+		v4l2-compliance -d "$CAM" -s >/tmp/comp-sp.log 2>&1
+		compliance_verdict "multiplanar=1: v4l2-compliance -s (single-planar MMAP streaming)" \
+			/tmp/comp-sp.log "test MMAP (select): OK"
+	fi
+	no_leak "after the single-planar captures"
+	rmmod s5pv210_camera
+	modprobe s5pv210-camera multiplanar=7
+	CAM=$(cam_node)
+	check "camera: multiplanar=7: one line says it is neither 1 nor 2, the camera is multi-planar" \
+		sh -c "dmesg | grep -q 'multiplanar=7 is neither 1 (single-planar API) nor 2 (multi-planar): using 2' &&
+			v4l2-ctl -d '$CAM' -D | grep -q 'Capture Multiplanar'"
 	no_leak "at the end"
 	;;
 moved)

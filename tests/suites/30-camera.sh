@@ -6,7 +6,8 @@
 # tests/guest/camera.sh runs in three boots:
 #   goni, the board's defaults (fb200000.camera/*=cam):
 #       v4l2-compliance (MMAP and DMABUF streaming), captures, placement,
-#       bad input, close/unbind/rmmod while streaming;
+#       bad input, close/unbind/rmmod while streaming, the single-planar
+#       API (multiplanar=1: captures, v4l2-compliance) and a bad value;
 #   goni, cma= and cma_map= moving kind "y" and kind "c" to two new regions;
 #   aquila, the board's defaults: captures and placement.
 # Every captured frame comes back as a SHA-256, compared here with the
