@@ -154,6 +154,27 @@ placement() {
 	buffers_in_regions camera fb200000.camera "$fcc ${w}x$h" "$4"
 }
 
+# v4l2_compliance LOG ARGS...: v4l2-compliance ARGS, its output in LOG.
+# Its TIME32/64 test fails ("delta_ms > 10") when more than 10 ms of
+# wall time pass between two steps it times; a TCG guest on the debug
+# kernel with the host busy can take that long (seen once, 2026-12-04,
+# 30-camera@debug while the host ran hundreds of apt-cache processes).
+# When that is the only failure besides the known NV12 one, it runs once
+# more (a "#" line says so; the first log is kept as LOG.1).  Any other
+# failure, or the same one twice, is the verdict's.
+v4l2_compliance() {
+	log=$1
+	shift
+	v4l2-compliance "$@" >"$log" 2>&1
+	if grep -q 'v4l2-test-time32-64.cpp.*delta_ms > 10' "$log" &&
+		[ "$(grep 'fail:' "$log" | grep -v "fmtdesc.description mismatch: was 'Y/UV 4:2:0" |
+			grep -vc 'delta_ms > 10')" = 0 ]; then
+		echo "# v4l2-compliance $*: only TIME32/64's 10 ms timing check failed: once more"
+		mv "$log" "$log.1"
+		v4l2-compliance "$@" >"$log" 2>&1
+	fi
+}
+
 # compliance_verdict WHAT LOG LINE...: v4l2-compliance passed, each LINE is
 # in its log.  The one failure accepted is v4l-utils 1.22's stale format
 # description ('Y/CbCr 4:2:0' where Linux 6.1 says 'Y/UV 4:2:0'), fixed in

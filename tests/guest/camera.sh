@@ -27,7 +27,7 @@ ok "camera: $CAM is the s5pv210-camera (fb200000.camera)"
 case "$scenario" in
 main)
 	# ---- v4l2-compliance, MMAP streaming ----
-	v4l2-compliance -d "$CAM" -s >/tmp/comp.log 2>&1
+	v4l2_compliance /tmp/comp.log -d "$CAM" -s
 	# (Buffers too small for the format: CREATE_BUFS with half the size
 	# must fail, which the REQBUFS/CREATE_BUFS test checks.)
 	compliance_verdict "v4l2-compliance -s (MMAP streaming)" /tmp/comp.log \
@@ -39,7 +39,7 @@ main)
 	VIVID=$(vivid_node)
 	v4l2-ctl -d "$VIVID" --set-fmt-video=width=640,height=480,pixelformat=YUYV
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=YUYV
-	v4l2-compliance -d "$CAM" -s 30 -e "$VIVID" >/tmp/comp-dmabuf.log 2>&1
+	v4l2_compliance /tmp/comp-dmabuf.log -d "$CAM" -s 30 -e "$VIVID"
 	compliance_verdict "v4l2-compliance -s -e vivid (DMABUF import from a contiguous exporter)" \
 		/tmp/comp-dmabuf.log "test DMABUF (no poll): OK" "test DMABUF (select): OK"
 	no_leak "after DMABUF streaming"
@@ -174,7 +174,7 @@ main)
 	if [ -e /sys/kernel/debug/kmemleak ]; then
 		echo "# multiplanar=1: v4l2-compliance not run on the debug kernel (time)"
 	else
-		v4l2-compliance -d "$CAM" -s >/tmp/comp-sp.log 2>&1
+		v4l2_compliance /tmp/comp-sp.log -d "$CAM" -s
 		compliance_verdict "multiplanar=1: v4l2-compliance -s (single-planar MMAP streaming)" \
 			/tmp/comp-sp.log "test MMAP (select): OK"
 	fi

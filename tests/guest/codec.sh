@@ -33,7 +33,7 @@ ok "codec: $CODEC is the s5pv210-codec ($CODEC_DEV), the camera is $CAM"
 ccompliance() { compliance_verdict "$@" | sed 's/: camera: /: codec: /'; }
 
 compliance() {
-	v4l2-compliance -d "$CODEC" -s >/tmp/comp.log 2>&1
+	v4l2_compliance /tmp/comp.log -d "$CODEC" -s
 	ccompliance "v4l2-compliance -s (MMAP streaming)" /tmp/comp.log \
 		"test VIDIOC_(TRY_)ENCODER_CMD: OK" "test VIDIOC_S_FMT: OK" \
 		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (no poll): OK" \
@@ -46,7 +46,7 @@ main)
 	compliance
 	# ---- DMABUF: the camera's buffers (region cam, inside port A) ----
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=YUYV
-	v4l2-compliance -d "$CODEC" -s -e "$CAM" >/tmp/comp-dmabuf.log 2>&1
+	v4l2_compliance /tmp/comp-dmabuf.log -d "$CODEC" -s -e "$CAM"
 	ccompliance "v4l2-compliance -s -e camera (DMABUF import of the camera's buffers)" \
 		/tmp/comp-dmabuf.log "test DMABUF (no poll): OK" "test DMABUF (select): OK"
 	codec_no_leak "after DMABUF streaming"
