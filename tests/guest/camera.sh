@@ -167,10 +167,9 @@ main)
 		sh -c "grep -qx '[[:space:]]*Video Capture' /tmp/caps.log && ! grep -q 'Capture Multiplanar' /tmp/caps.log"
 	check_eq "camera: multiplanar=1: formats YUYV and NV12 (NV12M needs two buffers)" "YUYV NV12" \
 		"$(v4l2-ctl -d "$CAM" --list-formats | sed -n "s/.*'\(....\)'.*/\1/p" | tr '\n' ' ' | sed 's/ $//')"
-	v4l2-ctl -d "$CAM" --try-fmt-video=width=640,height=480,pixelformat=NM12 >/tmp/try.log 2>&1
-	check_eq "camera: multiplanar=1: TRY_FMT NM12 gives YUYV" "640/480 YUYV" "$(fmt_of /tmp/try.log)"
-	capture YUYV 320 240 0 2
-	capture NV12 640 480 3 2
+	# (Before any capture, while the format is the default YUYV: v4l-utils
+	# 1.22's NV12 description mismatch stops its format enumeration at
+	# NV12, so with NV12 current its G/TRY/S_FMT tests fail as well.)
 	if [ -e /sys/kernel/debug/kmemleak ]; then
 		echo "# multiplanar=1: v4l2-compliance not run on the debug kernel (time)"
 	else
@@ -178,6 +177,8 @@ main)
 		compliance_verdict "multiplanar=1: v4l2-compliance -s (single-planar MMAP streaming)" \
 			/tmp/comp-sp.log "test MMAP (select): OK"
 	fi
+	capture YUYV 320 240 0 2
+	capture NV12 640 480 3 2
 	no_leak "after the single-planar captures"
 	rmmod s5pv210_camera
 	modprobe s5pv210-camera multiplanar=7
