@@ -14,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
+#include <linux/ktime.h>
 #include <linux/memblock.h>
+#include <linux/mmzone.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/kstrtox.h>
@@ -204,6 +207,121 @@ void free_reserved_page(struct page *page)
 	pthread_mutex_lock(&shim_page_lock);
 	shim_pages_given_back++;
 	pthread_mutex_unlock(&shim_page_lock);
+}
+
+/*
+ * Movable regions: the page allocator's view of each frame below 4 GiB
+ * (reserved by memblock, lent as a MIGRATE_CMA page, or held by
+ * alloc_contig_range()).  A call on a frame in the wrong state is a
+ * bookkeeping bug of the framework: it is counted in shim_contig_errors
+ * and logged.  alloc_contig_range() fails with -EBUSY on a range holding
+ * a frame a test pinned, or with shim_contig_fail when that is set.
+ */
+#define SHIM_FRAMES	(1UL << 20)
+static unsigned char shim_frame[SHIM_FRAMES], shim_pinned[SHIM_FRAMES];
+unsigned long totalcma_pages;
+unsigned long shim_zone_split;
+long shim_contig_calls, shim_contig_errors, shim_lent_blocks;
+int shim_contig_fail;
+
+static bool shim_frame_ok(unsigned long pfn, int state, const char *what)
+{
+	if (pfn < SHIM_FRAMES && shim_frame[pfn] == state)
+		return true;
+	shim_contig_errors++;
+	fprintf(stderr, "    shim: %s: frame %#lx is in state %d, expected %d\n",
+		what, pfn, pfn < SHIM_FRAMES ? shim_frame[pfn] : -1, state);
+	return false;
+}
+
+int alloc_contig_range(unsigned long start, unsigned long end,
+		       unsigned int migratetype, gfp_t gfp_mask)
+{
+	unsigned long pfn;
+
+	pthread_mutex_lock(&shim_page_lock);
+	shim_contig_calls++;
+	if (migratetype != MIGRATE_CMA || start >= end)
+		shim_contig_errors++;
+	for (pfn = start; pfn < end; pfn++)
+		if (!shim_frame_ok(pfn, SHIM_LENT, "alloc_contig_range"))
+			break;
+	for (pfn = start; pfn < end && pfn < SHIM_FRAMES; pfn++)
+		if (shim_pinned[pfn]) {
+			pthread_mutex_unlock(&shim_page_lock);
+			return -EBUSY;
+		}
+	if (shim_contig_fail) {
+		pthread_mutex_unlock(&shim_page_lock);
+		return shim_contig_fail;
+	}
+	for (pfn = start; pfn < end && pfn < SHIM_FRAMES; pfn++)
+		shim_frame[pfn] = SHIM_HELD;
+	pthread_mutex_unlock(&shim_page_lock);
+	return 0;
+}
+
+void free_contig_range(unsigned long pfn, unsigned long nr_pages)
+{
+	pthread_mutex_lock(&shim_page_lock);
+	for (; nr_pages; nr_pages--, pfn++)
+		if (shim_frame_ok(pfn, SHIM_HELD, "free_contig_range"))
+			shim_frame[pfn] = SHIM_LENT;
+	pthread_mutex_unlock(&shim_page_lock);
+}
+
+void init_cma_reserved_pageblock(struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page), i;
+
+	pthread_mutex_lock(&shim_page_lock);
+	if (pfn % pageblock_nr_pages)
+		shim_contig_errors++;
+	for (i = 0; i < pageblock_nr_pages; i++)
+		if (shim_frame_ok(pfn + i, SHIM_RESERVED, "init_cma_reserved_pageblock"))
+			shim_frame[pfn + i] = SHIM_LENT;
+	shim_lent_blocks++;
+	pthread_mutex_unlock(&shim_page_lock);
+}
+
+int shim_frame_state(unsigned long pfn)
+{
+	return pfn < SHIM_FRAMES ? shim_frame[pfn] : -1;
+}
+
+/* Frames in @state among @nr from @pfn. */
+unsigned long shim_frames_in(unsigned long pfn, unsigned long nr, int state)
+{
+	unsigned long n = 0;
+
+	for (; nr; nr--, pfn++)
+		n += shim_frame_state(pfn) == state;
+	return n;
+}
+
+void shim_pin(unsigned long pfn, int pinned)
+{
+	if (pfn < SHIM_FRAMES)
+		shim_pinned[pfn] = pinned;
+}
+
+struct zone *page_zone(const struct page *page)
+{
+	static struct zone zones[2] = { { 0 }, { 1 } };
+
+	return &zones[shim_zone_split && page_to_pfn(page) >= shim_zone_split];
+}
+
+bool pfn_valid(unsigned long pfn)
+{
+	return memblock_is_region_memory((phys_addr_t)pfn << PAGE_SHIFT, PAGE_SIZE);
+}
+
+u64 ktime_get_ns(void)
+{
+	static u64 t;
+
+	return t += 1000;
 }
 
 void shim_pages_reset(void)

@@ -19,4 +19,13 @@ int shim_is_reserved_exactly(unsigned long long base, unsigned long long size);
 int shim_early_param(const char *name, const char *val);
 void shim_run_initcalls(void);
 
+/* Movable regions (shim/linux/gfp.h) */
+enum { SHIM_RESERVED, SHIM_LENT, SHIM_HELD };
+extern unsigned long totalcma_pages, shim_zone_split;
+extern long shim_contig_calls, shim_contig_errors, shim_lent_blocks;
+extern int shim_contig_fail;
+int shim_frame_state(unsigned long pfn);
+unsigned long shim_frames_in(unsigned long pfn, unsigned long nr, int state);
+void shim_pin(unsigned long pfn, int pinned);
+
 #endif

@@ -924,6 +924,7 @@ struct boot {
 	const char *cma, *map;		/* the command line's; NULL: not given */
 	const char *def_cma, *def_map;	/* the platform's; NULL: none */
 	int board;			/* 0: Goni, 1: Aquila, 2: 0-1G */
+	const char *movable, *def_movable; /* cma_movable=, the platform's */
 };
 
 static int boot(const struct boot *b)
@@ -960,6 +961,10 @@ static int boot(const struct boot *b)
 		shim_early_param("cma_map", b->map);
 	if (b->def_cma || b->def_map)
 		cma_defaults(b->def_cma, b->def_map);
+	if (b->movable)
+		shim_early_param("cma_movable", b->movable);
+	if (b->def_movable)
+		cma_movable_default(b->def_movable);
 	return cma_regions_allocate(NULL);
 }
 
@@ -983,6 +988,15 @@ static struct device *dev(const char *name)
 
 	d[i % 16].init_name = name;
 	return &d[i++ % 16];
+}
+
+/* A forked check's child exited with no failed check. */
+static int wait_ok(pid_t pid)
+{
+	int status;
+
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static void run_forked(const char *name, void (*fn)(void))
@@ -1624,6 +1638,163 @@ static void boot_threads(void)
 	end();
 }
 
+/* Movable regions (cma_movable=): what is lent, held and tried. */
+
+#define PFN(addr)	((unsigned long)(addr) >> 12)
+#define LENT(addr, size)	shim_frames_in(PFN(addr), (size) >> 12, SHIM_LENT)
+#define HELD(addr, size)	shim_frames_in(PFN(addr), (size) >> 12, SHIM_HELD)
+#define EBUSY_RET	((unsigned long)-EBUSY)
+
+static void boot_movable(void)
+{
+	struct boot b = { "a=8M@0x40000000;b=1M;c=6M@0x44000000;d=4M", "x=a;y=b;z=d",
+			  .movable = "a,b,c,zz,,b@d" };
+	struct cma_region *a;
+	unsigned long x, y, pfn;
+
+	begin("boot: cma_movable= lends whole-pageblock regions; the others stay static, with a reason");
+	CHECK(boot(&b) == 4);
+	CHECK_LOG("cma: cma_movable=a,b,c,zz,,b@d (command line)");
+	CHECK_LOG("cma: error: region b: 0x57f00000-0x57ffffff is not made of whole 4096 KiB pageblocks; it stays static");
+	CHECK_LOG("cma: error: region c: 0x44000000-0x445fffff is not made of whole 4096 KiB pageblocks; it stays static");
+	CHECK_LOG("cma: error: cma_movable=: no region zz; ignored");
+	CHECK_LOG("cma: error: cma_movable=: \"\" is not a region name; ignored");
+	CHECK_LOG("cma: error: cma_movable=: \"b@d\" is not a region name; ignored");
+	CHECK_ERRORS(5);
+	CHECK_LOG("cma: region a: movable: its free memory serves movable pages");
+	CHECK(shim_log_count("movable: its free memory") == 1);
+	CHECK(totalcma_pages == PFN(8 * MiB));
+	/* Nothing is lent before the initcall. */
+	CHECK(LENT(0x40000000, 8 * MiB) == 0);
+	shim_run_initcalls();
+	a = cma_region_find("a");
+	CHECK(a && a->movable && !cma_region_find("b")->movable && !cma_region_find("d")->movable);
+	CHECK(shim_lent_blocks == 2 && LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
+	CHECK(LENT(0x44000000, 6 * MiB) == 0);
+
+	/* A chunk takes its pages back and gives them back when freed. */
+	x = cma_alloc(dev("x"), NULL, MiB, 0);
+	CHECK(x == 0x40000000 && HELD(x, MiB) == PFN(MiB) && LENT(0x40000000, 8 * MiB) == PFN(7 * MiB));
+	CHECK(a->claims == 1 && a->claim_busy == 0 && a->claim_ns > 0);
+	CHECK(cma_get(x) == 0 && cma_put(x) == 0 && HELD(x, MiB) == PFN(MiB));
+	CHECK(cma_put(x) == 1 && LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
+	/* Static regions never call the page allocator. */
+	y = shim_contig_calls;
+	CHECK(cma_alloc(dev("z"), NULL, MiB, 0) != EBUSY_RET);
+	CHECK(shim_contig_calls == y);
+
+	/* A range holding a page that cannot move: the next, disjoint one. */
+	shim_pin(PFN(0x40000000) + 5, 1);
+	x = cma_alloc(dev("x"), NULL, MiB, 0);
+	CHECKF(x == 0x40100000, "%#lx", x);
+	CHECK(a->claims == 2 && a->claim_busy == 1);
+	CHECK(a->used == MiB && a->nr_chunks == 1);
+	/* The busy range went back to the allocator, its pages still lent. */
+	CHECK(LENT(0x40000000, MiB) == PFN(MiB));
+	CHECK(cma_region_largest_free(a) == 6 * MiB);
+	CHECK(shim_log_count("could not be moved") == 0);
+
+	/* A page pinned in every 256 KiB: 8 ranges tried, then -EBUSY. */
+	for (pfn = PFN(0x40000000) + 7; pfn < PFN(0x40800000); pfn += 64)
+		shim_pin(pfn, 1);
+	y = shim_contig_calls;
+	CHECK(cma_alloc(dev("x"), NULL, 512 * KiB, 0) == EBUSY_RET);
+	CHECKF(shim_contig_calls - y == 8, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(a->claim_busy == 9 && a->alloc_fails == 1);
+	CHECK_LOG("cma: x/: 0x80000 bytes: the pages of the free ranges tried could not be moved (-16)");
+	CHECK(a->used == MiB && cma_region_largest_free(a) == 6 * MiB);
+	CHECK(LENT(0x40000000, 8 * MiB) == PFN(7 * MiB));
+	/* A region that cannot serve the size at all is still -ENOMEM. */
+	CHECK(cma_alloc(dev("x"), NULL, 16 * MiB, 0) == (unsigned long)-ENOMEM);
+
+	/* Any other error (a fatal signal: -EINTR) ends the call at once. */
+	for (pfn = PFN(0x40000000); pfn < PFN(0x40800000); pfn++)
+		shim_pin(pfn, 0);
+	shim_contig_fail = -EINTR;
+	y = shim_contig_calls;
+	CHECK(cma_alloc(dev("x"), NULL, MiB, 0) == (unsigned long)-EINTR);
+	CHECK(shim_contig_calls - y == 1);
+	shim_contig_fail = 0;
+	CHECK(cma_put(x) == 1);
+	CHECK(LENT(0x40000000, 8 * MiB) == PFN(8 * MiB) && a->used == 0);
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+static void boot_movable_all(void)
+{
+	struct boot b = { "a=8M@0x40000000;c=1M;big=12M/4M", "*=a",
+			  .movable = "*" };
+
+	begin("boot: cma_movable=* lends every region that can, with a note for the others");
+	CHECK(boot(&b) == 3);
+	CHECK_ERRORS(0);
+	CHECK_LOG("cma: region c: not made of whole 4096 KiB pageblocks; it stays static");
+	CHECK(shim_log_count("movable: its free memory") == 2);
+	CHECK(totalcma_pages == PFN(20 * MiB));
+	shim_run_initcalls();
+	CHECK(shim_lent_blocks == 5);
+	CHECK(cma_region_find("big")->movable && !cma_region_find("c")->movable);
+	CHECK(shim_contig_errors == 0);
+	end();
+}
+
+static void boot_movable_defaults(void)
+{
+	struct boot d = { NULL, NULL, "p=8M@0x48000000;q=1M", "*=p",
+			  .def_movable = "p" };
+	struct boot c = { "p=8M@0x48000000", NULL, "p=8M@0x48000000;q=1M", "*=p",
+			  .def_movable = "p" };
+	struct boot e = { NULL, NULL, "p=8M@0x48000000", "*=p",
+			  .movable = "", .def_movable = "p" };
+	pid_t pid;
+
+	begin("boot: the platform's cma_movable= applies only with its own cma=");
+	pid = fork();
+	if (!pid) {
+		CHECK(boot(&d) == 2);
+		CHECK_LOG("cma: cma_movable=p (platform default)");
+		CHECK(cma_region_find("p")->movable && totalcma_pages == PFN(8 * MiB));
+		_exit(case_failed);
+	}
+	CHECK(wait_ok(pid));
+	pid = fork();
+	if (!pid) {
+		CHECK(boot(&c) == 1);
+		CHECK_LOG("cma: cma_movable= (none)");
+		CHECK(!cma_region_find("p")->movable && totalcma_pages == 0);
+		CHECK_ERRORS(0);
+		_exit(case_failed);
+	}
+	CHECK(wait_ok(pid));
+	CHECK(boot(&e) == 1);
+	CHECK_LOG("cma: cma_movable= (command line)");
+	CHECK(!cma_region_find("p")->movable && totalcma_pages == 0);
+	end();
+}
+
+static void boot_movable_zones(void)
+{
+	struct boot b = { "z=8M@0x1fc00000;ok=4M@0x10000000", "*=z", .board = 2,
+			  .movable = "*" };
+
+	begin("boot: a movable region across two zones stays static, with an error");
+	shim_zone_split = PFN(0x20000000);
+	CHECK(boot(&b) == 2);
+	CHECK(totalcma_pages == PFN(12 * MiB));
+	shim_run_initcalls();
+	CHECK_LOG("cma: error: region z: 0x1fc00000-0x203fffff spans memory zones or holes; it stays static");
+	CHECK(!cma_region_find("z")->movable && cma_region_find("ok")->movable);
+	CHECK(totalcma_pages == PFN(4 * MiB) && shim_lent_blocks == 1);
+	CHECK(cma_alloc(dev("a"), NULL, MiB, 0) == 0x1fc00000);
+	CHECK(shim_contig_calls == 0 && shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 20100720;
@@ -1675,6 +1846,10 @@ int main(int argc, char **argv)
 	run_forked("boot_zeroed", boot_zeroed);
 	run_forked("boot_unregister", boot_unregister);
 	run_forked("boot_threads", boot_threads);
+	run_forked("boot_movable", boot_movable);
+	run_forked("boot_movable_all", boot_movable_all);
+	run_forked("boot_movable_defaults", boot_movable_defaults);
+	run_forked("boot_movable_zones", boot_movable_zones);
 #ifdef HAVE_CMA_EARLY_REGION
 	run_forked("boot_early_region", boot_early_region);
 	run_forked("boot_put_from", boot_put_from);

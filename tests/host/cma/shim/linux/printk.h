@@ -14,6 +14,7 @@ void shim_printk(int level, const char *fmt, ...);
 
 #define pr_err(fmt, ...)	shim_printk(3, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	shim_printk(4, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...) pr_warn(fmt, ##__VA_ARGS__)
 #define pr_notice(fmt, ...)	shim_printk(5, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...)	shim_printk(6, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_debug(fmt, ...)	shim_printk(7, pr_fmt(fmt), ##__VA_ARGS__)
