@@ -1,0 +1,243 @@
+#!/bin/sh
+# Movable regions (cma_movable=), from inside the guest
+# (tests/suites/44-cma-movable.sh boots Goni and runs it).  Prints TAP lines.
+#
+#   movable.sh default   the board's defaults: cam, codec-a and codec-b lend
+#                        their memory; hog fills memory (anonymous and page
+#                        cache), chunks are taken back from under it, the
+#                        hog's data is checked, the chunks freed and lent again
+#   movable.sh static    cma_movable= (empty): every region static
+#   movable.sh all       cma_movable=*: codec-fw (1 MiB) stays static, a note
+#   movable.sh bad       cma_movable=nosuch,cam,,@@: three errors, cam movable
+#   movable.sh cmdline   cma= on the command line with cma_movable=big: the
+#                        unaligned region odd stays static, big serves 12 MiB
+#                        from under a hog
+set -f
+. /tests/lib.sh
+. /tests/cma-lib.sh
+
+scenario=${1:-default}
+T=/tmp/movable
+rm -rf "$T" && mkdir -p "$T"
+SYS=/sys/kernel/mm/cma
+MiB=1048576
+
+meminfo() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
+vmstat() { sed -n "s/^$1 //p" /proc/vmstat; }
+stat_of() { cat "$SYS/$1/$2"; }
+# The regions and whether each is movable: "cam=1 codec-a=1 ..."
+movable_flags() {
+	for _r in $(ls "$SYS"); do printf '%s=%s ' "$_r" "$(stat_of "$_r" movable)"; done
+}
+errors() { klog | grep -c '^cma: error:'; }
+
+# session_start: cma-test reading commands from a fifo on fd 7.
+session_start() {
+	rm -f "$T/in"
+	mkfifo "$T/in"
+	: >"$T/s.out"
+	: >"$T/s.err"
+	cma-test -q <"$T/in" >"$T/s.out" 2>"$T/s.err" &
+	S_PID=$!
+	exec 7>"$T/in"
+}
+session_end() {
+	exec 7>&-
+	wait $S_PID
+}
+
+# hog_start ARGS: hog holding memory, its output in $T/hog.out.
+hog_start() {
+	: >"$T/hog.out"
+	hog "$@" >"$T/hog.out" 2>&1 &
+	H_PID=$!
+	_t=0
+	while ! grep -q '^hog: holding' "$T/hog.out" && [ $_t -lt 600 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+}
+# hog_check: the hog's last check line after SIGUSR1.
+hog_check() {
+	_n=$(grep -c '^hog: checked' "$T/hog.out")
+	kill -USR1 $H_PID
+	_t=0
+	while [ "$(grep -c '^hog: checked' "$T/hog.out")" -le "$_n" ] && [ $_t -lt 600 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	grep '^hog: checked' "$T/hog.out" | tail -n 1
+}
+
+# The lines cma-test wrote to stderr, less its progress lines.
+errs() { grep -vc ': allocating ' "$T/s.err"; }
+
+# wait_output N E: wait (up to 2 minutes: migration and zeroing are slow on
+# the debug kernel) until cma-test has printed more than N chunk lines or
+# more than E error lines.
+wait_output() {
+	_t=0
+	while [ "$(chunks_of "$T/s.out" | grep -c .)" -le "$1" ] &&
+		[ "$(errs)" -le "$2" ] && [ $_t -lt 1200 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+}
+
+# take REGION DEV SIZE: allocate SIZE for DEV from under the hog (region
+# REGION, movable), check the chunk, the statistics and the pages migrated.
+take() {
+	_r=$1 _dev=$2 _size=$3
+	_claims=$(stat_of "$_r" claims)
+	_mig=$(vmstat pgmigrate_success)
+	_n=$(chunks_of "$T/s.out" | grep -c .)
+	_e=$(errs)
+	echo "a $_dev $_size" >&7
+	wait_output "$_n" "$_e"
+	_start=$(chunks_of "$T/s.out" | awk -v s="$(printf '0x%x' "$_size")" '$2 == s { print $3 }' | tail -n 1)
+	check "movable: $_size bytes for $_dev from $_r under memory pressure" [ -n "$_start" ]
+	check "movable: the chunk lies in $_r" in_region "${_start:-0}" "$_size" "$_r"
+	check_eq "movable: $_r took one range back (claims)" $((_claims + 1)) "$(stat_of "$_r" claims)"
+	check_eq "movable: $_r lends its size less the chunk" \
+		$(($(stat_of "$_r" size) - $(stat_of "$_r" used))) "$(stat_of "$_r" lent)"
+	MIGRATED=$(($(vmstat pgmigrate_success) - _mig))
+	echo "# $_r: $MIGRATED pages migrated for the chunk, claim_us $(stat_of "$_r" claim_us)"
+}
+
+scenario_default() {
+	check "movable: the board's cma_movable= in the boot log" \
+		grep -qx 'cma: cma_movable=cam,codec-a,codec-b (platform default)' "$T/klog"
+	check_eq "movable: cam, codec-a and codec-b lend, codec-fw stays static" \
+		"cam=1 codec-a=1 codec-b=1 codec-fw=0 " "$(movable_flags)"
+	check_eq "movable: CmaTotal is the three regions (24 MiB)" 24576 "$(meminfo CmaTotal)"
+	check_eq "movable: no cma: error line" 0 "$(errors)"
+	for r in cam codec-a codec-b; do
+		check_eq "movable: $r lends all of its 8 MiB" $((8 * MiB)) "$(stat_of "$r" lent)"
+	done
+	check_eq "movable: codec-fw lends nothing" 0 "$(stat_of codec-fw lent)"
+	echo "# MemTotal $(meminfo MemTotal) kB, MemAvailable $(meminfo MemAvailable) kB, CmaFree $(meminfo CmaFree) kB"
+
+	# Fill memory: most of the regions' pages end up holding the hog's.
+	hog_start -f 16
+	check "movable: hog holds MemAvailable less 16 MiB, and 16 MiB of page cache" \
+		grep -q '^hog: holding' "$T/hog.out"
+	cat "$T/hog.out" | sed 's/^/# /'
+	cma_free=$(meminfo CmaFree)
+	echo "# under the hog: CmaFree $cma_free kB, MemFree $(meminfo MemFree) kB"
+	check "movable: the hog's pages fill most of the lent memory (CmaFree $cma_free kB < 12 MiB)" \
+		[ "$cma_free" -lt 12288 ]
+
+	session_start
+	take cam s5p-cam/y $((6 * MiB))
+	mig_cam=$MIGRATED
+	take codec-a s5p-codec/a $((8 * MiB))
+	check "movable: taking the chunks back migrated pages ($mig_cam, $MIGRATED)" \
+		[ $((mig_cam + MIGRATED)) -gt 0 ]
+	check_eq "movable: codec-a is all held, lends nothing" 0 "$(stat_of codec-a lent)"
+	# The chunks are zeroed and hold what is written to them.
+	fd=$(chunks_of "$T/s.out" | awk '$2 == "0x800000" { print $1 }' | tail -n 1)
+	echo "check $fd 0" >&7
+	echo "fill $fd 0x5a" >&7
+	echo "check $fd 0x5a" >&7
+	_t=0
+	while [ "$(grep -c "^ *$fd: 0x800000 bytes of\|^ *$fd: mismatch" "$T/s.out")" -lt 2 ] && [ $_t -lt 600 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	check "movable: the 8 MiB chunk was handed out zeroed" \
+		grep -q "^ *$fd: 0x800000 bytes of 0x00$" "$T/s.out"
+	check "movable: the 8 MiB chunk keeps what is written to it" \
+		grep -q "^ *$fd: 0x800000 bytes of 0x5a$" "$T/s.out"
+	check_eq "movable: the hog's data survived the migration" \
+		"hog: checked $(( ($(sed -n 's/^hog: holding \([0-9]*\) KiB anonymous, \([0-9]*\) KiB file.*/\1 + \2/p' "$T/hog.out") ) / 4)) pages, 0 bad" \
+		"$(hog_check)"
+
+	# A camera stream from the lent memory while the hog holds the rest.
+	if [ -e /dev/video0 ]; then
+		check "movable: the camera streams 4 frames from cam under pressure" \
+			v4l2-ctl -d /dev/video0 --set-fmt-video=width=320,height=240,pixelformat=YUYV \
+			--stream-mmap --stream-count=4 --stream-to="$T/frames"
+		check_eq "movable: 4 frames of 320x240 YUYV" $((4 * 320 * 240 * 2)) \
+			"$(wc -c <"$T/frames" 2>/dev/null)"
+		rm -f "$T/frames"
+	fi
+
+	session_end
+	sleep 1
+	for r in cam codec-a; do
+		check_eq "movable: $r's chunks freed, all 8 MiB lent again" $((8 * MiB)) "$(stat_of "$r" lent)"
+		check_eq "movable: $r holds no chunk" 0 "$(stat_of "$r" chunks)"
+	done
+	kill -TERM $H_PID
+	wait $H_PID
+	check_eq "movable: hog exits with status 0 (every page checked good)" 0 $?
+	tail -n 1 "$T/hog.out" | sed 's/^/# /'
+	check "movable: CmaFree back near CmaTotal once the hog is gone ($(meminfo CmaFree) kB)" \
+		[ "$(meminfo CmaFree)" -gt 16384 ]
+	echo "# busy ranges: cam $(stat_of cam claim_busy), codec-a $(stat_of codec-a claim_busy)"
+}
+
+scenario_static() {
+	check "movable: cma_movable= (empty) in the boot log" \
+		grep -qx 'cma: cma_movable= (command line)' "$T/klog"
+	check_eq "movable: every region static" \
+		"cam=0 codec-a=0 codec-b=0 codec-fw=0 " "$(movable_flags)"
+	check_eq "movable: CmaTotal 0" 0 "$(meminfo CmaTotal)"
+	check_eq "movable: no cma: error line" 0 "$(errors)"
+	echo "# MemTotal $(meminfo MemTotal) kB, MemAvailable $(meminfo MemAvailable) kB"
+	session_start
+	echo "a s5p-cam/y 6M" >&7
+	wait_output 0 0
+	session_end
+	check "movable: a static region still serves" grep -q '^ *[0-9]*: 0x600000@0x4f' "$T/s.out"
+	check_eq "movable: a static region takes nothing back" 0 "$(stat_of cam claims)"
+}
+
+scenario_all() {
+	check_eq "movable: cam, codec-a, codec-b movable; codec-fw not" \
+		"cam=1 codec-a=1 codec-b=1 codec-fw=0 " "$(movable_flags)"
+	check "movable: a note says why codec-fw stays static" \
+		grep -qx 'cma: region codec-fw: not made of whole 4096 KiB pageblocks; it stays static' "$T/klog"
+	check_eq "movable: '*' reports no error" 0 "$(errors)"
+}
+
+scenario_bad() {
+	check "movable: an unknown region is reported" \
+		grep -qx 'cma: error: cma_movable=: no region nosuch; ignored' "$T/klog"
+	check "movable: an empty name is reported" \
+		grep -qx 'cma: error: cma_movable=: "" is not a region name; ignored' "$T/klog"
+	check "movable: garbage is reported" \
+		grep -qx 'cma: error: cma_movable=: "@@" is not a region name; ignored' "$T/klog"
+	check_eq "movable: three errors" 3 "$(errors)"
+	check_eq "movable: the good name still applies" \
+		"cam=1 codec-a=0 codec-b=0 codec-fw=0 " "$(movable_flags)"
+	check "movable: the regions and the map are the board's" \
+		grep -q 'cma: 4 regions reserved (25600 KiB), 4 map rules, 3 problems' "$T/klog"
+}
+
+scenario_cmdline() {
+	check "movable: an unaligned region named stays static, with an error" \
+		grep -qx 'cma: error: region odd: 0x4a000000-0x4a5fffff is not made of whole 4096 KiB pageblocks; it stays static' "$T/klog"
+	check_eq "movable: big movable, odd static" "big=1 odd=0 " "$(movable_flags)"
+	check_eq "movable: CmaTotal is big's 16 MiB" 16384 "$(meminfo CmaTotal)"
+	hog_start
+	session_start
+	take big t 12582912
+	session_end
+	line=$(hog_check)
+	check_eq "movable: the hog's data survived the migration" "0 bad" "${line##*, }"
+	kill -TERM $H_PID
+	wait $H_PID
+	check_eq "movable: hog exits with status 0" 0 $?
+}
+
+klog >"$T/klog"
+case $scenario in
+default) scenario_default ;;
+static) scenario_static ;;
+all) scenario_all ;;
+bad) scenario_bad ;;
+cmdline) scenario_cmdline ;;
+*) not_ok "movable: unknown scenario '$scenario'" ;;
+esac
+[ "$T_FAILED" = 0 ]

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# s5p-flavours: default debug
+# s5p-debug-scenarios: goni:default
+# Movable regions (cma_movable=, docs/cma.md "Movable regions"): Goni boots
+# running /tests/movable.sh (tests/guest/movable.sh says what each checks):
+# the board's defaults under memory pressure with the user's data checked,
+# every region static, '*', bad input, and regions from the command line.
+# The host compares MemTotal with the regions movable and static.
+. "$(dirname "$0")/../lib/tap.sh"
+t_plan 66 debug=33
+
+declare -A memtotal
+for scenario in default static all bad cmdline; do
+	case $scenario in
+	default) append= ;;
+	static) append="cma_movable=" ;;
+	all) append="cma_movable=*" ;;
+	bad) append="cma_movable=nosuch,cam,,@@" ;;
+	cmdline) append="cma=big=16M@0x48000000;odd=6M@0x4a000000 cma_map=t=big;u=odd cma_movable=big,odd" ;;
+	esac
+	t_wanted goni "$scenario" || continue
+	t_guest_boot goni movable.sh "$scenario" "$append"
+	memtotal[$scenario]=$(sed -n 's/^# MemTotal \([0-9]*\) kB.*/\1/p' "$T_OUT" | head -n 1)
+	t_guest_end goni "$scenario"
+done
+if [ -n "${memtotal[default]:-}" ] && [ -n "${memtotal[static]:-}" ]; then
+	t_check "goni: movable regions add their 24 MiB to MemTotal (${memtotal[default]} kB movable, ${memtotal[static]} kB static)" \
+		[ $((memtotal[default] - memtotal[static])) = 24576 ]
+fi
+t_done
