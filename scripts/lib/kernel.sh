@@ -137,13 +137,22 @@ s5p_kernel_config() {
 			s5p_die "merging the config fragments failed (see $tmp/config.log)"
 		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$tmp" olddefconfig >>"$tmp/config.log" 2>&1 ||
 			s5p_die "olddefconfig failed (see $tmp/config.log)"
-		for frag in "${frags[@]}"; do
+		local later i
+		for i in "${!frags[@]}"; do
+			frag=${frags[$i]}
+			# A later fragment (the flavour's) may override an option.
+			later=$(cat "${frags[@]:i+1}" </dev/null 2>/dev/null |
+				sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p')
 			while read -r opt; do
 				case "$opt" in
 				CONFIG_*=*) want=$opt ;;
 				'# CONFIG_'*' is not set') want=$opt ;;
 				*) continue ;;
 				esac
+				opt=${want#\# }; opt=${opt%%[= ]*}
+				if [ -n "$later" ] && grep -qxF "$opt" <<<"$later"; then
+					continue
+				fi
 				got=$want
 				if [[ $want == CONFIG_* ]]; then
 					grep -qxF "$want" "$tmp/.config" || got=
