@@ -6,10 +6,12 @@
  * trace that cma-test replays through /dev/cma is written into
  * /sys/kernel/debug/cma-bench/trace, and each "alloc" becomes a
  * dma_alloc_coherent() of the same (page-rounded) size for a platform
- * device of this module's own, each "free" a dma_free_coherent().  The
- * normal page allocator serves them (the kernel has no CONFIG_DMA_CMA);
- * the requested alignment and the device/kind are not used (a coherent
- * buffer is aligned to its size's order anyway).
+ * device of this module's own, "cma-bench", each "free" a
+ * dma_free_coherent().  The page allocator serves them, unless a cma_map=
+ * rule names "cma-bench" (the regions serve them) or the kernel is the
+ * mainline-cma flavour (6.1's CMA area serves them, with the page allocator
+ * behind it); the requested alignment and the device/kind are not used (a
+ * coherent buffer is aligned to its size's order anyway).
  *
  *   cat media.trace >/sys/kernel/debug/cma-bench/trace
  *   cat /sys/kernel/debug/cma-bench/result
@@ -21,11 +23,17 @@
  *   alloc-ns n=<n> p50=<ns> p99=<ns> max=<ns>
  *   free-ns n=<n> p50=<ns> p99=<ns> max=<ns>
  *
+ * With api=cma (a kernel with CONFIG_CMA_REGIONS), each "alloc" is
+ * instead a __cma_alloc() for the trace's device and kind, and each "free"
+ * a cma_put(): the allocation itself, placed by cma_map=, without the
+ * /dev/cma ioctl round trip that cma-test's replay times.
+ *
  * Writing "reset" to result frees what is still held and clears the
  * figures.  Trace lines are the format of tools/cma/trace.h; "#" lines,
  * blank lines and the "cma"/"cma_map" directives are skipped, anything
  * else (or a size above 1 GiB) counts as a bad line; the first is logged.
  */
+#include <linux/cma.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
@@ -40,6 +48,9 @@
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#ifdef CONFIG_CMA_REGIONS
+#include <linux/cma-int.h>
+#endif
 
 #define CMA_BENCH_MAX_OPS	65536	/* timings kept per kind of operation */
 #define CMA_BENCH_LINE		256
@@ -50,6 +61,11 @@ struct cma_bench_buf {
 	void *cpu;
 	dma_addr_t dma;
 };
+
+static char *api = "dma";
+module_param(api, charp, 0444);
+MODULE_PARM_DESC(api, "what an alloc calls: dma (dma_alloc_coherent(), the default) or cma (__cma_alloc(), with CONFIG_CMA_REGIONS)");
+static bool use_cma;
 
 static struct platform_device *cma_bench_pdev;
 static struct dentry *cma_bench_dir;
@@ -67,13 +83,25 @@ static size_t first_fail_size;
 static char partial[CMA_BENCH_LINE];
 static size_t partial_len;
 
+/* Give back a buffer that was allocated. */
+static void cma_bench_release(struct cma_bench_buf *b)
+{
+#ifdef CONFIG_CMA_REGIONS
+	if (use_cma) {
+		cma_put(b->dma);
+		return;
+	}
+#endif
+	dma_free_coherent(&cma_bench_pdev->dev, b->size, b->cpu, b->dma);
+}
+
 static void cma_bench_free_all(void)
 {
 	while (nr_held) {
 		struct cma_bench_buf *b = &held[--nr_held];
 
 		if (b->cpu)
-			dma_free_coherent(&cma_bench_pdev->dev, b->size, b->cpu, b->dma);
+			cma_bench_release(b);
 	}
 }
 
@@ -88,7 +116,8 @@ static void cma_bench_reset(void)
 	partial_len = 0;
 }
 
-static void cma_bench_alloc(unsigned long id, unsigned long long size)
+static void cma_bench_alloc(unsigned long id, const char *dev, const char *kind,
+			    unsigned long long size, unsigned long long align)
 {
 	struct cma_bench_buf *b;
 	u64 t0;
@@ -110,6 +139,15 @@ static void cma_bench_alloc(unsigned long id, unsigned long long size)
 	b->size = PAGE_ALIGN(size);
 	allocs++;
 	t0 = ktime_get_ns();
+#ifdef CONFIG_CMA_REGIONS
+	if (use_cma) {
+		unsigned long addr = __cma_alloc(dev, strcmp(kind, "-") ? kind : "",
+						 b->size, align);
+
+		b->cpu = IS_ERR_VALUE(addr) ? NULL : (void *)1;
+		b->dma = addr;
+	} else
+#endif
 	b->cpu = dma_alloc_coherent(&cma_bench_pdev->dev, b->size, &b->dma,
 				    GFP_KERNEL | __GFP_NOWARN);
 	if (nr_alloc_ns < CMA_BENCH_MAX_OPS)
@@ -135,8 +173,7 @@ static void cma_bench_free(unsigned long id)
 	}
 	if (held[i].cpu) {
 		t0 = ktime_get_ns();
-		dma_free_coherent(&cma_bench_pdev->dev, held[i].size, held[i].cpu,
-				  held[i].dma);
+		cma_bench_release(&held[i]);
 		if (nr_free_ns < CMA_BENCH_MAX_OPS)
 			free_ns[nr_free_ns++] = ktime_get_ns() - t0;
 		frees++;
@@ -171,7 +208,7 @@ static char *cma_bench_word(char **s)
 static void cma_bench_line(char *line)
 {
 	unsigned long long id, size, align;
-	char *s = strim(line), *op;
+	char *s = strim(line), *op, *dev, *kind;
 
 	lineno++;
 	if (!*s || *s == '#')
@@ -180,11 +217,12 @@ static void cma_bench_line(char *line)
 	if (!strcmp(op, "cma") || !strcmp(op, "cma_map"))
 		return;
 	if ((!strcmp(op, "alloc") || !strcmp(op, "a")) &&
-	    !cma_bench_number(&s, &id) && id && cma_bench_word(&s) &&
-	    cma_bench_word(&s) && !cma_bench_number(&s, &size) && size &&
-	    size <= SZ_1G && !cma_bench_number(&s, &align)) {
+	    !cma_bench_number(&s, &id) && id && (dev = cma_bench_word(&s)) &&
+	    (kind = cma_bench_word(&s)) && !cma_bench_number(&s, &size) && size &&
+	    size <= SZ_1G && !cma_bench_number(&s, &align) &&
+	    !(align & (align - 1))) {
 		/* an optional recorded result may follow: not used */
-		cma_bench_alloc(id, size);
+		cma_bench_alloc(id, dev, kind, size, align);
 		return;
 	}
 	if ((!strcmp(op, "free") || !strcmp(op, "f")) &&
@@ -329,6 +367,16 @@ static int __init cma_bench_init(void)
 {
 	int ret;
 
+	if (!strcmp(api, "cma")) {
+		if (!IS_ENABLED(CONFIG_CMA_REGIONS)) {
+			pr_err("cma-bench: api=cma needs a kernel with CONFIG_CMA_REGIONS\n");
+			return -EINVAL;
+		}
+		use_cma = true;
+	} else if (strcmp(api, "dma")) {
+		pr_err("cma-bench: api=%s: not dma or cma\n", api);
+		return -EINVAL;
+	}
 	alloc_ns = vmalloc(CMA_BENCH_MAX_OPS * sizeof(*alloc_ns));
 	free_ns = vmalloc(CMA_BENCH_MAX_OPS * sizeof(*free_ns));
 	if (!alloc_ns || !free_ns) {

@@ -5,6 +5,7 @@
  * regions").
  *
  *   hog [-a ANON_MIB] [-f FILE_MIB] [-d DIR] [-s SEED]
+ *   hog -g
  *
  * Maps ANON_MIB MiB of anonymous memory and writes FILE_MIB MiB to the file
  * DIR/hog.<pid> (default DIR: /tmp, a tmpfs or ramfs in the initramfs, so
@@ -22,6 +23,11 @@
  *
  * SIGTERM or SIGINT checks too, removes the file and exits with status 0
  * when no page was bad, 1 otherwise (2 for a usage or set-up error).
+ *
+ * -g measures what a user process can fill: it touches anonymous memory a
+ * MiB at a time, printing "hog: <n> MiB" after each, until the kernel's
+ * OOM killer stops it (without swap, nothing else does).  The last line
+ * is the answer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -115,10 +121,13 @@ int main(int argc, char **argv)
 	char path[4096];
 	uint32_t *anon = NULL, buf[WORDS];
 	struct sigaction sa;
-	int opt, fd = -1;
+	int opt, fd = -1, grow = 0;
 
-	while ((opt = getopt(argc, argv, "a:f:d:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:f:d:s:g")) != -1) {
 		switch (opt) {
+		case 'g':
+			grow = 1;
+			break;
 		case 'a':
 			anon_mib = number(optarg, "-a");
 			break;
@@ -132,13 +141,28 @@ int main(int argc, char **argv)
 			seed = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			fprintf(stderr, "usage: hog [-a ANON_MIB] [-f FILE_MIB] [-d DIR] [-s SEED]\n");
+			fprintf(stderr, "usage: hog [-a ANON_MIB] [-f FILE_MIB] [-d DIR] [-s SEED] | hog -g\n");
 			return 2;
 		}
 	}
 	if (optind != argc) {
 		fprintf(stderr, "hog: unexpected argument \"%s\"\n", argv[optind]);
 		return 2;
+	}
+	if (grow) {
+		for (p = 1;; p++) {
+			char *m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (m == MAP_FAILED) {
+				printf("hog: mmap failed after %lu MiB: %s\n", p - 1,
+				       strerror(errno));
+				return 1;
+			}
+			memset(m, 0x5a, 1 << 20);
+			printf("hog: %lu MiB\n", p);
+			fflush(stdout);
+		}
 	}
 	if (anon_mib < 0) {
 		anon_mib = mem_available_mib() - 16 - file_mib;

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Movable regions against static ones, no regions, and 6.1's own CMA
+# (docs/benchmarks.md, "Movable regions").  Not a test.
+#
+#   scripts/bench-movable.sh [--memory] [--pressure] [--out DIR]
+#
+#   --memory    four Goni boots: the memory each kernel leaves to the rest
+#               of the system (MemTotal, MemAvailable, CmaTotal) and what one
+#               user process fills before the OOM killer stops it (hog -g):
+#                 movable       the board's defaults (cam, codec-a, codec-b
+#                               movable, codec-fw static)
+#                 static        the same with cma_movable=
+#                 none          cma= cma_map= (no region)
+#                 mainline-cma  --flavour mainline-cma: 6.1's CMA, 24 MiB
+#   --pressure  per trace of bench/traces (media, random), four Goni boots
+#               replaying it with drivers/cma-bench while tools/hog holds
+#               what the static kernel has available less 24 MiB (anonymous,
+#               plus 16 MiB of page cache), checked afterwards:
+#                 static        the trace's regions, rounded up to 4 MiB
+#                               pageblocks, static; __cma_alloc() (api=cma)
+#                 movable       the same regions, cma_movable=*
+#                 mainline-cma  6.1's CMA, a global area of the regions'
+#                               size; dma_alloc_coherent() (api=dma)
+#                 page-alloc    no region; dma_alloc_coherent() from the
+#                               page allocator
+#   --out DIR   where the boots' console logs go (default $S5P_CACHE/bench-movable)
+#
+# Without --memory or --pressure, both.
+. "$(dirname "$0")/lib/common.sh"
+
+memory=0 pressure=0
+out=$S5P_CACHE/bench-movable
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--memory) memory=1 ;;
+	--pressure) pressure=1 ;;
+	--out) [ $# -ge 2 ] || s5p_die "--out needs a directory"; out=$2; shift ;;
+	-h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) s5p_die "unknown argument '$1' (try --help)" ;;
+	esac
+	shift
+done
+[ $memory = 1 ] || [ $pressure = 1 ] || { memory=1; pressure=1; }
+mkdir -p "$out" || s5p_die "cannot create $out"
+
+s5p_log "host: $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$S5P_TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+# boot NAME ARGS...: a Goni boot, its console log in $out/NAME.log; its
+# output in BOOT_OUT.  Dies when it fails.
+boot() {
+	local name=$1
+	shift
+	BOOT_OUT=$("$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/$name.log" "$@" 2>&1) ||
+		s5p_die "the $name boot failed (console log: $out/$name.log): $(tail -n 5 <<<"$BOOT_OUT")"
+}
+
+run_memory() {
+	local row
+	declare -A total avail cmat fill
+	local rows=(none movable static mainline-cma)
+	for row in "${rows[@]}"; do
+		local args=()
+		case $row in
+		static) args=(--append "cma_movable=") ;;
+		none) args=(--append "cma= cma_map=") ;;
+		mainline-cma) args=(--flavour mainline-cma) ;;
+		esac
+		boot "memory-$row" "${args[@]}" --cmd 'sh /usr/lib/s5p/movable-mem.sh'
+		read -r _ "total[$row]" "avail[$row]" "cmat[$row]" _ < <(grep '^MEM ' <<<"$BOOT_OUT")
+		fill[$row]=$(sed -n 's/^FILL //p' <<<"$BOOT_OUT")
+		[ -n "${fill[$row]}" ] || s5p_die "the $row boot printed no FILL line (console log: $out/memory-$row.log)"
+		s5p_info "$row: MemTotal ${total[$row]} kB, MemAvailable ${avail[$row]} kB, CmaTotal ${cmat[$row]:-0} kB, filled ${fill[$row]} MiB"
+	done
+	printf '\n| kernel | MemTotal kB | MemAvailable kB | CmaTotal kB | one process fills MiB | fill vs no regions |\n'
+	printf '| --- | --- | --- | --- | --- | --- |\n'
+	for row in "${rows[@]}"; do
+		printf '| %s | %s | %s | %s | %s | %s |\n' "$row" "${total[$row]}" "${avail[$row]}" \
+			"${cmat[$row]:-0}" "${fill[$row]}" \
+			"$(awk -v a="${fill[$row]}" -v b="${fill[none]}" 'BEGIN { printf "%.1f%%", 100 * a / b }')"
+	done
+}
+
+# The traces' regions rounded up to whole 4 MiB pageblocks (and aligned to
+# them), so that each can be movable; the firmware's 1 MiB stays static.
+trace_cma() {
+	case $1 in
+	media) echo "cam=24M/4M;codec-a=12M/4M;codec-b=8M/4M;codec-fw=1M/128K" ;;
+	random) echo "r=84M/4M" ;;
+	esac
+}
+trace_area_mib() {
+	case $1 in
+	media) echo 45 ;;
+	random) echo 84 ;;
+	esac
+}
+
+run_pressure() {
+	local name t map cma hog row line results=$out/pressure.txt
+	: >"$results"
+	for name in media random; do
+		t=$S5P_TOP/bench/traces/$name.trace
+		[ -f "$t" ] || s5p_die "no trace $t"
+		map=$(sed -n 's/^cma_map //p' "$t")
+		cma=$(trace_cma "$name")
+		hog=auto
+		for row in static movable mainline-cma page-alloc; do
+			local args=() api=cma
+			case $row in
+			static) args=(--append "cma=$cma cma_map=$map cma_movable=") ;;
+			movable) args=(--append "cma=$cma cma_map=$map cma_movable=*") ;;
+			mainline-cma) args=(--flavour mainline-cma --append "cma=$(trace_area_mib "$name")M"); api=dma ;;
+			page-alloc) args=(--append "cma= cma_map="); api=dma ;;
+			esac
+			echo "== pressure: $name, $row (hog: $hog MiB)"
+			boot "pressure-$name-$row" "${args[@]}" --cmd "$(
+				echo "cat >/tmp/$name.trace <<'S5P_TRACE_END'"
+				cat "$t"
+				echo "S5P_TRACE_END"
+				echo "sh /usr/lib/s5p/movable-pressure.sh /tmp/$name.trace $api $hog"
+			)"
+			line=$(grep '^PRESSURE ' <<<"$BOOT_OUT") ||
+				s5p_die "the $name $row boot printed no PRESSURE line (console log: $out/pressure-$name-$row.log)"
+			echo "$line" | sed "s/^PRESSURE /PRESSURE $name $row /" | tee -a "$results"
+			# Every row holds what the static regions' kernel could.
+			[ "$hog" != auto ] || hog=$(awk '{ for (i = 1; i < NF; i++) if ($i == "hogmib") print $(i + 1) }' <<<"$line")
+		done
+	done
+	printf '\n| trace | kernel | allocations | failed | first failure (line) | alloc p50 us | p99 us | max us | pages migrated | hog pages bad |\n'
+	printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+	awk '$1 == "PRESSURE" {
+		for (i = 4; i < NF; i++) v[$i] = $(i + 1)
+		split("", a); n = 0
+		for (i = 4; i <= NF; i++) if ($i == "alloc-ns") { p50 = $(i + 1); p99 = $(i + 2); mx = $(i + 3) }
+		printf "| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s | %s |\n", $2, $3, v["allocs"], v["failed"],
+			v["first"], p50 / 1000, p99 / 1000, mx / 1000, v["migrated"], v["hog"] }' "$results"
+}
+
+[ $memory = 1 ] && run_memory
+[ $pressure = 1 ] && run_pressure
+exit 0
