@@ -111,7 +111,7 @@ scenario_defaults() {
 	check_eq "CMA boot log: cma_map= is the platform default" \
 		"cma: cma_map=$DEF_MAP (platform default)" "$(klog | grep '^cma: cma_map=')"
 	check_eq "CMA boot log: the fixed regions where the board puts them" \
-		"$DEF_REGIONS" "$(klog | grep -E '^cma: region (cam|codec-a|codec-b):')"
+		"$DEF_REGIONS" "$(klog | grep -E '^cma: region (cam|codec-a|codec-b): base=')"
 	if region codec-fw && [ "$R_SIZE" = $((0x100000)) ] && [ "$R_ALIGN" = $((0x20000)) ] &&
 		[ $((R_BASE % 0x20000)) = 0 ] && [ "$(bank $R_BASE $R_SIZE)" != -1 ]; then
 		ok "CMA boot log: codec-fw is 1 MiB, 128 KiB aligned, in bank $(bank $R_BASE $R_SIZE)"
@@ -318,7 +318,7 @@ EOF
 		;;
 	aquila)
 		check_eq "CMA boot log: the default regions" \
-			"$DEF_REGIONS" "$(klog | grep -E '^cma: region (cam|codec-a|codec-b):')"
+			"$DEF_REGIONS" "$(klog | grep -E '^cma: region (cam|codec-a|codec-b): base=')"
 		session route <<EOF
 a s5p-codec/a 1M
 a s5p-codec/b 1M

@@ -6,7 +6,7 @@
 # allocator), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 152
+t_plan 156
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source

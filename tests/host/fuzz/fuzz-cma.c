@@ -464,7 +464,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int nr_region_errors = 0, nr_orphan_warnings = 0;
 	unsigned int n_parsed, i, j, sum_kib = 0;
 	unsigned int s_regions, s_kib, s_rules, s_problems;
-	int have_summary = 0, have_cma = 0, have_map = 0, ret, k;
+	int have_summary = 0, have_cma = 0, have_map = 0, have_movable = 0, ret, k;
 	const char *want, *from;
 	char expect[CMA_PARAM_MAX + 64];
 	char effective[sizeof(cma_regions_str)];
@@ -511,6 +511,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			snprintf(expect, sizeof(expect), "cma_map=%s (%s)", want, from);
 			if (strcmp(l, expect))
 				fail("log line \"%s\", expected \"%s\"", l, expect);
+		} else if (!strncmp(l, "cma_movable=", 12) && !have_movable) {
+			/* The fuzzer gives no cma_movable= and no platform one. */
+			have_movable = 1;
+			if (strcmp(l, "cma_movable= (none)"))
+				fail("log line \"%s\", expected \"cma_movable= (none)\"", l);
 		} else if (!strncmp(l, "region ", 7) && !have_summary) {
 			if (nr_regions == CMA_MAX_REGIONS)
 				fail("more than %d region lines", CMA_MAX_REGIONS);
@@ -539,8 +544,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("unexpected log line \"%s\"", l);
 		}
 	}
-	if (!have_cma || !have_map || !have_summary)
-		fail("the log lacks a cma=, cma_map= or summary line");
+	if (!have_cma || !have_map || !have_movable || !have_summary)
+		fail("the log lacks a cma=, cma_map=, cma_movable= or summary line");
 	if (s_regions != nr_regions || s_rules != nr_rules ||
 	    s_problems != nr_errors || s_kib != sum_kib)
 		fail("summary says %u regions, %u KiB, %u rules, %u problems; the log has %u, %u, %u, %u",
