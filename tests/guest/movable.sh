@@ -117,15 +117,19 @@ scenario_default() {
 	check_eq "movable: codec-fw lends nothing" 0 "$(stat_of codec-fw lent)"
 	echo "# MemTotal $(meminfo MemTotal) kB, MemAvailable $(meminfo MemAvailable) kB, CmaFree $(meminfo CmaFree) kB"
 
-	# Fill memory: most of the regions' pages end up holding the hog's.
-	hog_start -f 16
-	check "movable: hog holds MemAvailable less 16 MiB, and 16 MiB of page cache" \
+	# Fill memory, leaving room for the 14 MiB of chunks below and for the
+	# migration's destination pages (with less, taking codec-a back OOMs on
+	# the debug kernel: the hog is killed, and no page was there to move
+	# its pages to).  The page allocator then puts part of the hog in the
+	# lent pageblocks.
+	hog_start -a $(($(meminfo MemAvailable) / 1024 - 56)) -f 16
+	check "movable: hog holds MemAvailable less 40 MiB, and 16 MiB of page cache" \
 		grep -q '^hog: holding' "$T/hog.out"
 	cat "$T/hog.out" | sed 's/^/# /'
 	cma_free=$(meminfo CmaFree)
 	echo "# under the hog: CmaFree $cma_free kB, MemFree $(meminfo MemFree) kB"
-	check "movable: the hog's pages fill most of the lent memory (CmaFree $cma_free kB < 12 MiB)" \
-		[ "$cma_free" -lt 12288 ]
+	check "movable: the hog's pages use lent memory (CmaFree $cma_free kB < 20 MiB)" \
+		[ "$cma_free" -lt 20480 ]
 
 	session_start
 	take cam s5p-cam/y $((6 * MiB))
