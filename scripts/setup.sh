@@ -49,6 +49,54 @@ if grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sourc
 	have_src=1
 fi
 
+# Guest packages from a newer Debian suite (rootfs/packages.txt lines
+# "NAME/SUITE", e.g. v4l-utils/trixie: docs/pipeline.md): an apt source for
+# that suite, armel only (the host's own architecture is never indexed from
+# it), and a pin at -1 so that apt never installs or upgrades anything from it;
+# the pipeline only downloads those packages' .debs at their recorded versions.
+newer_suites=$(s5p_newer_suites)
+newer_missing=()
+s5p_newer_source() { # SUITE: the sources file's content
+	local mirror
+	mirror=$(sed -n 's|^URIs: *\(http[^ ]*/debian\)/*$|\1|p; s|^deb \(\[[^]]*\] \)\{0,1\}\(http[^ ]*/debian\)/* .*|\2|p' \
+		/etc/apt/sources.list.d/debian.sources /etc/apt/sources.list 2>/dev/null | head -n1)
+	mirror=${mirror:-http://deb.debian.org/debian}
+	cat <<EOS
+# scripts/setup.sh (s5pv210-cma): Debian $1 for a few armel packages of the
+# guest, downloaded by exact version; pinned at -1 in
+# /etc/apt/preferences.d/s5pv210-cma-$1: nothing is ever installed from it.
+Types: deb
+URIs: $mirror
+Suites: $1 $1-updates
+Components: main
+Architectures: armel
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: ${mirror%/debian}/debian-security
+Suites: $1-security
+Components: main
+Architectures: armel
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+}
+s5p_newer_pin() { # SUITE: the preferences file's content
+	cat <<EOS
+# scripts/setup.sh (s5pv210-cma): Debian $1 is an apt source only for the
+# guest's armel packages the project downloads by exact version; never
+# install or upgrade anything on this machine from it.
+Package: *
+Pin: release n=$1*
+Pin-Priority: -1
+EOS
+}
+for s in $newer_suites; do
+	cmp -s <(s5p_newer_source "$s") "/etc/apt/sources.list.d/s5pv210-cma-$s.sources" &&
+		cmp -s <(s5p_newer_pin "$s") "/etc/apt/preferences.d/s5pv210-cma-$s" &&
+		ls /var/lib/apt/lists/*_dists_"${s}"_main_binary-armel_Packages* >/dev/null 2>&1 ||
+		newer_missing+=("$s")
+done
+
 # The package lists apt has fetched: an earlier run may have added the
 # deb-src lines and the armel architecture and then failed at 'apt-get
 # update'; that run must be retried, not taken as done.
@@ -62,6 +110,9 @@ if [ $check = 1 ]; then
 	[ $have_armel = 1 ] || { echo "dpkg architecture armel not added"; rc=1; }
 	[ $have_src = 1 ] || { echo "no deb-src lines in the apt sources"; rc=1; }
 	[ $have_lists = 1 ] || { echo "apt has no source or armel package lists yet ('apt-get update' never succeeded)"; rc=1; }
+	for s in "${newer_missing[@]}"; do
+		echo "no pinned armel apt source for Debian $s (guest packages from $s: rootfs/packages.txt), or its lists not fetched"; rc=1
+	done
 	[ $rc = 0 ] && echo "setup complete"
 	exit $rc
 fi
@@ -85,6 +136,13 @@ if [ $have_armel = 0 ]; then
 	s5p_sudo dpkg --add-architecture armel
 	need_update=1
 fi
+for s in "${newer_missing[@]}"; do
+	s5p_log "adding Debian $s for armel, pinned so that nothing is installed from it (guest packages from $s: rootfs/packages.txt)"
+	# The pin first: no moment when apt could prefer the newer suite.
+	s5p_newer_pin "$s" | s5p_sudo tee "/etc/apt/preferences.d/s5pv210-cma-$s" >/dev/null
+	s5p_newer_source "$s" | s5p_sudo tee "/etc/apt/sources.list.d/s5pv210-cma-$s.sources" >/dev/null
+	need_update=1
+done
 [ ${#missing[@]} -eq 0 ] || need_update=1
 [ $have_lists = 1 ] || need_update=1
 [ $update = 0 ] || need_update=1

@@ -21,20 +21,23 @@ s5p_gen_init_cpio() {
 }
 
 # s5p_armel_debs: download (once) every package of rootfs/packages.txt for
-# armel, at the version recorded in versions (scripts/lib/versions.sh);
-# prints the .deb paths.
+# armel, at the version recorded in versions (scripts/lib/versions.sh; a
+# "NAME/SUITE" line is NAME from that Debian suite, scripts/setup.sh's pinned
+# source); prints the .deb paths.
 s5p_armel_debs() {
-	local dl=$S5P_CACHE/downloads/armel pkg ver deb
+	local dl=$S5P_CACHE/downloads/armel pkg ver deb suite
 	mkdir -p "$dl"
 	while read -r pkg; do
 		case "$pkg" in '' | '#'*) continue ;; esac
-		ver=$(s5p_version "$pkg:armel") || exit 1
+		suite=
+		case "$pkg" in */*) suite=/${pkg#*/} pkg=${pkg%/*} ;; esac
+		ver=$(s5p_version "$pkg:armel$suite") || exit 1
 		# apt-get download writes the epoch's colon as %3a.
 		local enc=${ver//:/%3a}
 		deb=$(ls "$dl/${pkg}_${enc}_"*.deb 2>/dev/null | head -n1)
 		if [ -z "$deb" ]; then
 			s5p_info "downloading $pkg:armel $ver"
-			(cd "$dl" && apt-get download "$pkg:armel=$ver" >/dev/null 2>"$dl/download.err") ||
+			(cd "$dl" && apt-get download "$(s5p_apt_name "$pkg:armel")=$ver" >/dev/null 2>"$dl/download.err") ||
 				s5p_die "apt-get download $pkg:armel failed: $(tail -n1 "$dl/download.err") (network? scripts/setup.sh)"
 			deb=$(ls "$dl/${pkg}_${enc}_"*.deb | head -n1)
 		fi
@@ -80,6 +83,15 @@ s5p_rootfs() {
 	# Debian's busybox-static installs /bin/busybox; everything else are
 	# applet links that /init makes at boot.
 	[ -x "$stage/bin/busybox" ] || s5p_die "busybox-static:armel did not provide /bin/busybox"
+	# glibc from Debian's libc6-armel-cross (rootfs/packages.txt says why):
+	# its /usr/arm-linux-gnueabi/lib is libc6:armel's /lib/arm-linux-gnueabi,
+	# with the dynamic linker at /lib/ld-linux.so.3 as libc6:armel has it.
+	if [ -d "$stage/usr/arm-linux-gnueabi/lib" ]; then
+		mkdir -p "$stage/lib/arm-linux-gnueabi"
+		cp -a "$stage/usr/arm-linux-gnueabi/lib/." "$stage/lib/arm-linux-gnueabi/"
+		rm -rf "$stage/usr/arm-linux-gnueabi"
+		ln -sfn arm-linux-gnueabi/ld-linux.so.3 "$stage/lib/ld-linux.so.3"
+	fi
 	rm -rf "$stage/usr/share/doc" "$stage/usr/share/man" "$stage/usr/share/lintian"
 
 	s5p_copy_sources "$S5P_TOP/rootfs" "$stage"

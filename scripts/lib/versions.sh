@@ -3,7 +3,8 @@
 # tested with, recorded in the checkout's file "versions" (docs/pipeline.md).
 #
 # s5p_version PKG prints the version to use for PKG ("linux-source-6.1",
-# "qemu" (the source package), or "NAME:armel"):
+# "qemu" (the source package), "NAME:armel", or "NAME:armel/SUITE" for an
+# armel package from another Debian suite, rootfs/packages.txt's "NAME/SUITE"):
 #  - the recorded one when the cache already holds it (nothing asks apt: a
 #    warm cache builds and boots offline);
 #  - the one this cache chose in its place before (S5P_CACHE/versions.local,
@@ -24,7 +25,7 @@ s5p_recorded() {
 # epoch and major version for the armel packages.
 s5p_version_series() {
 	case "$1" in
-	*:armel) sed -E 's/^(([0-9]+:)?[0-9]+)([^0-9].*)?$/\1/' <<<"$2" ;;
+	*:armel | *:armel/*) sed -E 's/^(([0-9]+:)?[0-9]+)([^0-9].*)?$/\1/' <<<"$2" ;;
 	*) sed -E 's/^(([0-9]+:)?[0-9]+\.[0-9]+)([^0-9].*)?$/\1/' <<<"$2" ;;
 	esac
 }
@@ -41,23 +42,41 @@ s5p_version_cached() {
 	qemu)
 		[ -f "$S5P_CACHE/qemu-${v#*:}/src/.git/s5p-unpacked" ] ||
 			[ -f "$S5P_CACHE/downloads/qemu_${v#*:}.dsc" ] ;;
-	*:armel)
-		ls "$S5P_CACHE/downloads/armel/${pkg%:armel}_${v//:/%3a}_"*.deb >/dev/null 2>&1 ;;
+	*:armel | *:armel/*)
+		ls "$S5P_CACHE/downloads/armel/${pkg%%:*}_${v//:/%3a}_"*.deb >/dev/null 2>&1 ;;
 	*) return 1 ;;
 	esac
 }
 
 # s5p_archive_versions PKG: every version apt knows of PKG in this Debian
-# release's suites (CODENAME, -updates, -security; not -backports).
+# release's suites (CODENAME, -updates, -security; not -backports), or for
+# NAME:armel/SUITE in SUITE's (SUITE, -updates, -security).
 s5p_archive_versions() {
-	local codename
+	local codename pkg=$1
 	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+	case "$pkg" in */*) codename=${pkg#*/} pkg=${pkg%/*} ;; esac
 	command -v apt-cache >/dev/null || return 0
-	apt-cache madison "$1" 2>/dev/null | awk -F'|' -v c="$codename" -v src="$([ "$1" = qemu ] && echo 1)" '
+	pkg=$(s5p_apt_name "$pkg")
+	apt-cache madison "$pkg" 2>/dev/null | awk -F'|' -v c="$codename" -v src="$([ "$1" = qemu ] && echo 1)" \
+		-v arch="$(case "$1" in *:armel*) echo armel ;; esac)" '
 		{ gsub(/ /, "", $2); split($3, w, " "); suite = w[2]; sub(/\/.*/, "", suite) }
 		src && $3 !~ / Sources$/ { next }
 		!src && $3 ~ / Sources$/ { next }
+		arch != "" && $3 !~ (" " arch " Packages$") { next }
 		suite == c || suite == c "-updates" || suite == c "-security" { print $2 }' | sort -u
+}
+
+# s5p_apt_name NAME:armel[/SUITE]: the name apt knows the package by:
+# NAME:armel, or NAME for an "Architecture: all" package (such as
+# libc6-armel-cross), which apt files under the machine's own architecture.
+s5p_apt_name() {
+	local n=${1%/*}
+	case "$n" in *:armel) ;; *) printf '%s\n' "$n"; return 0 ;; esac
+	if apt-cache madison "$n" 2>/dev/null | grep -q .; then
+		printf '%s\n' "$n"
+	else
+		printf '%s\n' "${n%:armel}"
+	fi
 }
 
 # s5p_version_newest PKG SERIES: the newest version in the release whose
@@ -110,8 +129,18 @@ s5p_version_packages() {
 	printf '%s\n' linux-source-6.1 qemu
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
-		printf '%s:armel\n' "$p"
+		case "$p" in
+		*/*) printf '%s:armel/%s\n' "${p%/*}" "${p#*/}" ;;
+		*) printf '%s:armel\n' "$p" ;;
+		esac
 	done <"$S5P_TOP/rootfs/packages.txt"
+}
+
+# s5p_newer_suites: the other Debian suites rootfs/packages.txt takes
+# packages from ("NAME/SUITE" lines), one a line (scripts/setup.sh adds
+# a pinned apt source for each).
+s5p_newer_suites() {
+	sed -n 's|^[^#/ ]*/\([a-z]*\) *$|\1|p' "$S5P_TOP/rootfs/packages.txt" | sort -u
 }
 
 # s5p_versions_line: "PKG VERSION, ..." for every package (what a run uses).

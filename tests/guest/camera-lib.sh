@@ -155,41 +155,29 @@ placement() {
 }
 
 # v4l2_compliance LOG ARGS...: v4l2-compliance ARGS, its output in LOG.
-# Its TIME32/64 test fails ("delta_ms > 10") when more than 10 ms of
-# wall time pass between two steps it times; a TCG guest on the debug
-# kernel with the host busy can take that long (seen once, 2026-12-04,
-# 30-camera@debug while the host ran hundreds of apt-cache processes).
-# When that is the only failure besides the known NV12 one, it runs once
-# more (a "#" line says so; the first log is kept as LOG.1).  Any other
-# failure, or the same one twice, is the verdict's.
+# (v4l-utils 1.30, Debian 13's: its TIME32/64 test allows 500 ms between
+# the two steps it times, where 1.22's allowed 10 ms, which a TCG guest on
+# the debug kernel with a busy host could exceed: no rerun any more.)
 v4l2_compliance() {
 	log=$1
 	shift
 	v4l2-compliance "$@" >"$log" 2>&1
-	if grep -q 'v4l2-test-time32-64.cpp.*delta_ms > 10' "$log" &&
-		[ "$(grep 'fail:' "$log" | grep -v "fmtdesc.description mismatch: was 'Y/UV 4:2:0" |
-			grep -vc 'delta_ms > 10')" = 0 ]; then
-		echo "# v4l2-compliance $*: only TIME32/64's 10 ms timing check failed: once more"
-		mv "$log" "$log.1"
-		v4l2-compliance "$@" >"$log" 2>&1
-	fi
 }
 
-# compliance_verdict WHAT LOG LINE...: v4l2-compliance passed, each LINE is
-# in its log.  The one failure accepted is v4l-utils 1.22's stale format
-# description ('Y/CbCr 4:2:0' where Linux 6.1 says 'Y/UV 4:2:0'), fixed in
-# later v4l-utils; anything else fails.
+# compliance_verdict WHAT LOG LINE...: v4l2-compliance passed every test
+# (nothing is allow-listed: 0 failed, no "fail:" line), and each LINE is in
+# its log.
 compliance_verdict() {
 	what=$1 log=$2
 	shift 2
 	total=$(grep '^Total for' "$log")
-	other=$(grep 'fail:' "$log" | grep -v "fmtdesc.description mismatch: was 'Y/UV 4:2:0[^']*', expected 'Y/CbCr 4:2:0")
-	known=$(grep -c "fmtdesc.description mismatch: was 'Y/UV 4:2:0" "$log")
 	nfail=$(echo "$total" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
 	missing=
 	for l in "$@"; do grep -qF "$l" "$log" || missing="$missing '$l'"; done
-	if [ -n "$total" ] && [ -z "$other" ] && [ "${nfail:-1}" -le "$known" ] && [ -z "$missing" ]; then
-		ok "${COMP_WHAT:-camera}: $what: ${total#*: } (known v4l-utils 1.22 format-description mismatch: $known)"
+	if [ -n "$total" ] && [ "${nfail:-1}" = 0 ] && ! grep -q 'fail:' "$log" && [ -z "$missing" ]; then
+		ok "${COMP_WHAT:-camera}: $what: ${total#*: }"
+		# (warnings do not fail; they are shown, as seen on a loaded host)
+		grep 'warn:' "$log" | sed 's/^/#   /' | head -n 5
 	else
 		not_ok "${COMP_WHAT:-camera}: $what: ${total:-no totals}"
 		[ -z "$missing" ] || echo "# missing:$missing"

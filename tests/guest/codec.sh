@@ -35,9 +35,12 @@ ccompliance() { compliance_verdict "$@" | sed 's/: camera: /: codec: /'; }
 compliance() {
 	v4l2_compliance /tmp/comp.log -d "$CODEC" -s
 	ccompliance "v4l2-compliance -s (MMAP streaming)" /tmp/comp.log \
-		"test VIDIOC_(TRY_)ENCODER_CMD: OK" "test VIDIOC_S_FMT: OK" \
-		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (no poll): OK" \
-		"test MMAP (select): OK" "test MMAP (epoll): OK"
+		"test VIDIOC_(TRY_)ENCODER_CMD: OK" "test VIDIOC_ENUM_FMT/FRAMESIZES/FRAMEINTERVALS: OK" \
+		"test VIDIOC_G_FMT: OK" "test VIDIOC_TRY_FMT: OK" "test VIDIOC_S_FMT: OK" \
+		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (no poll, REQBUFS): OK" \
+		"test MMAP (select, REQBUFS): OK" "test MMAP (epoll, REQBUFS): OK" \
+		"test MMAP (no poll, CREATE_BUFS): OK" "test MMAP (select, CREATE_BUFS): OK" \
+		"test MMAP (epoll, CREATE_BUFS): OK"
 	codec_no_leak "after v4l2-compliance"
 }
 

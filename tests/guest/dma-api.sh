@@ -85,9 +85,24 @@ placed)
 		# (The 3840x2160 attempt left a slow frame interval behind; the
 		# smallest size keeps vivid's frames coming fast enough under TCG.)
 		v4l2-ctl -d "$V0" --set-fmt-video=width=320,height=180,pixelformat=YUYV --set-parm=30
+		# vivid is the kernel's test driver (Linux 6.1's), not this
+		# project's, and v4l-utils 1.30 checks two things vivid changed
+		# after 6.1 (its pixel-array control's dimensions, and how many
+		# buffers CREATE_BUFS gives): those fail on 6.1's vivid with any
+		# placement.  Here v4l2-compliance is the client that makes the
+		# DMA API allocate: its buffer tests must pass and its buffers
+		# come from the region; vivid's totals are shown, not judged
+		# (the camera and codec suites judge theirs: 0 failed).
 		v4l2_compliance /tmp/comp.log -d "$V0" -s 5
-		COMP_WHAT=dma-api compliance_verdict "v4l2-compliance -s on vivid, buffers from region vivid" \
-			/tmp/comp.log "test MMAP (select): OK"
+		missing=
+		for l in "test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test VIDIOC_EXPBUF: OK" \
+			"test MMAP (no poll, REQBUFS): OK" "test MMAP (select, REQBUFS): OK" \
+			"test MMAP (epoll, REQBUFS): OK"; do
+			grep -qF "$l" /tmp/comp.log || missing="$missing '$l'"
+		done
+		check "dma-api: v4l2-compliance -s on vivid, buffers from region vivid: REQBUFS/CREATE_BUFS/QUERYBUF, EXPBUF and MMAP streaming OK (vivid's totals: $(sed -n 's/^Total for .*: \([0-9]*\), Succeeded: \([0-9]*\),.*/\2 of \1/p' /tmp/comp.log))${missing:+; missing:$missing}" \
+			[ -z "$missing" ]
+		grep -B1 'fail:' /tmp/comp.log | sed 's/^/#   /' | head -n 12
 		check "dma-api: ... v4l2-compliance's buffers came from the region too (alloc_ok $ok1 -> $(cma_stat vivid alloc_ok))" \
 			[ "$(cma_stat vivid alloc_ok)" -gt "$ok1" ]
 	fi

@@ -18,7 +18,7 @@
 #    holds waits with a message, then passes; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 27
+t_plan 28
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -71,6 +71,19 @@ qemu) cat <<'X'
       qemu | 1:7.2+dfsg-7+deb12u31 | http://deb.debian.org/debian bookworm/main amd64 Packages
 X
 ;;
+v4l-utils:armel) cat <<'X'
+ v4l-utils | 1.32.0-1 | http://deb.debian.org/debian forky/main armel Packages
+ v4l-utils | 1.30.1-3 | http://deb.debian.org/debian-security trixie-security/main armel Packages
+ v4l-utils | 1.30.1-2 | http://deb.debian.org/debian trixie/main armel Packages
+ v4l-utils | 1.22.1-5+b9 | http://deb.debian.org/debian bookworm/main armel Packages
+X
+;;
+libc6-armel-cross) cat <<'X'
+ libc6-armel-cross | 2.41-19cross1 | http://deb.debian.org/debian trixie/main armel Packages
+ libc6-armel-cross | 2.41-20cross1 | http://deb.debian.org/debian trixie/main amd64 Packages
+ libc6-armel-cross | 2.36-8cross1 | http://deb.debian.org/debian bookworm/main armel Packages
+X
+;;
 esac
 EOF
 chmod +x "$fake/apt-cache"
@@ -86,6 +99,16 @@ t_check "a recorded QEMU the archive lost: the newest 7.2 of bookworm, not backp
 t_check "... with one warning line naming both versions" \
 	bash -c "[ \$(grep -c . '$T_TMP/fallback.err') = 1 ] &&
 		grep -q 'qemu 1:7.2+dfsg-7+deb12u1 .*using 1:7.2+dfsg-7+deb12u30' '$T_TMP/fallback.err'"
+# Packages from another suite (rootfs/packages.txt NAME/SUITE, versions
+# NAME:armel/SUITE): that suite's versions only; an Architecture: all one
+# by its bare name, its armel entries.
+v=$(PATH=$fake:$PATH S5P_CACHE=$fresh S5P_VERSIONS=$T_TMP/versions-trixie bash -c '
+	printf "v4l-utils:armel/trixie 1.30.1-1\nlibc6-armel-cross:armel/trixie 2.41-11cross1\n" >"$S5P_VERSIONS"
+	. "$S5P_TOP/scripts/lib/common.sh"; . "$S5P_TOP/scripts/lib/versions.sh"
+	s5p_version v4l-utils:armel/trixie; s5p_version libc6-armel-cross:armel/trixie' 2>"$T_TMP/trixie.err")
+t_check "a recorded trixie package the archive lost: the newest of trixie (not bookworm's, not forky's), an all package's armel entry (got: $(tr '\n' ' ' <<<"$v"))" \
+	test "$v" = "1.30.1-3
+2.41-19cross1"
 t_check "setup.sh --help documents --update" \
 	bash -c "'$S5P_TOP/scripts/setup.sh' --help | grep -q -- '--update'"
 
