@@ -106,12 +106,8 @@ s5p_version() {
 # s5p_version_packages: every package the versions file is about, in order:
 # the kernel source, QEMU's source, then rootfs/packages.txt for armel.
 s5p_version_packages() {
-	local p
 	printf '%s\n' linux-source-6.1 qemu
-	while read -r p; do
-		case "$p" in '' | '#'*) continue ;; esac
-		printf '%s:armel\n' "$p"
-	done <"$S5P_TOP/rootfs/packages.txt"
+	awk '$1 !~ /^#/ && NF && !seen[$1]++ { print $1 ":armel" }' "$S5P_TOP/rootfs/packages.txt"
 }
 
 # s5p_versions_line: "PKG VERSION, ..." for every package (what a run uses).
