@@ -48,16 +48,17 @@ run() { # CASE KIND FOURCC W H PIPELINE...
 	rc=$?
 	t1=$(cut -d. -f1 /proc/uptime)
 	mkdir -p "$out/$c"
-	n=$(ls "$tmp" | grep -c '^f-')
+	n=0
+	for x in "$tmp"/f-*; do [ -e "$x" ] && n=$((n + 1)); done
 	cp "$tmp"/* "$out/$c/"
 	echo "$c $kind $f $w $h $rc $n $((t1 - t0))" >>"$out/gst.txt"
 	rm -rf "$tmp"
 }
 
 dmabuf() { # FOURCC W H: camera ! codec, zero copy
-	run "cam-dmabuf-$1-${2}x$3" cam-dmabuf $1 $2 $3 \
+	run "cam-dmabuf-$1-${2}x$3" cam-dmabuf "$1" "$2" "$3" \
 		v4l2src device="$CAM" io-mode=dmabuf num-buffers="$frames" ! \
-		video/x-raw,format=$1,width=$2,height=$3 ! \
+		"video/x-raw,format=$1,width=$2,height=$3" ! \
 		v4l2jpegenc output-io-mode=dmabuf-import ! multifilesink location="$tmp/f-%03d.jpg"
 }
 
