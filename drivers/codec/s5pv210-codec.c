@@ -171,6 +171,7 @@ struct codec_ctx {
 	const struct codec_fmt *fmt;
 	struct v4l2_pix_format raw;	/* OUTPUT */
 	struct v4l2_pix_format coded;	/* CAPTURE */
+	bool coded_size_set;	/* CAPTURE's sizeimage chosen by S_FMT */
 	u32 quality;
 	u32 out_seq, cap_seq;
 };
@@ -248,6 +249,23 @@ static void codec_adjust_raw(struct v4l2_pix_format *pix)
 		pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
 		pix->quantization = V4L2_QUANTIZATION_FULL_RANGE;
 		return;
+	}
+	/*
+	 * Another colorspace with the rest of JFIF's spelt-out default is
+	 * what a client sends that changed only the colorspace of the format
+	 * it was given (GStreamer's caps probe does, for each colorspace):
+	 * the colorspace's own defaults, not an sRGB transfer function and
+	 * full range grafted onto it.  Without this, GStreamer's encoder
+	 * offers no limited-range BT.601 (the camera's, SMPTE 170M) and
+	 * camera ! v4l2jpegenc does not negotiate.
+	 */
+	if (pix->colorspace != V4L2_COLORSPACE_SRGB &&
+	    pix->xfer_func == V4L2_XFER_FUNC_SRGB &&
+	    pix->ycbcr_enc == V4L2_YCBCR_ENC_601 &&
+	    pix->quantization == V4L2_QUANTIZATION_FULL_RANGE) {
+		pix->xfer_func = V4L2_XFER_FUNC_DEFAULT;
+		pix->ycbcr_enc = V4L2_YCBCR_ENC_DEFAULT;
+		pix->quantization = V4L2_QUANTIZATION_DEFAULT;
 	}
 	if (pix->xfer_func > V4L2_XFER_FUNC_SMPTE2084)
 		pix->xfer_func = V4L2_XFER_FUNC_DEFAULT;
@@ -376,11 +394,16 @@ static int codec_s_fmt_out(struct file *file, void *priv,
 	/*
 	 * CAPTURE follows: its buffer size too unless it has buffers (then
 	 * a frame that does not fit comes back in error, and the log says
-	 * how much it needs), its picture size and colorimetry always.
+	 * how much it needs), its picture size and colorimetry always.  A
+	 * buffer size the application chose with S_FMT(CAPTURE) stays
+	 * (raised when the new picture needs more): clients set CAPTURE
+	 * first, as dev-encoder.rst orders, and keep its sizeimage
+	 * (GStreamer asks for 2 MiB and refuses smaller buffers).
 	 */
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, V4L2_BUF_TYPE_VIDEO_CAPTURE);
 	if (!vb2_is_busy(vq)) {
-		ctx->coded.sizeimage = 0;
+		if (!ctx->coded_size_set)
+			ctx->coded.sizeimage = 0;
 		codec_adjust_coded(ctx, &ctx->coded);
 	} else {
 		ctx->coded.width = ctx->raw.width;
@@ -398,6 +421,8 @@ static int codec_s_fmt_cap(struct file *file, void *priv,
 
 	if (vb2_is_busy(vq))
 		return -EBUSY;
+	ctx->coded_size_set = f->fmt.pix.sizeimage >
+		codec_coded_size(ctx->raw.width, ctx->raw.height);
 	codec_adjust_coded(ctx, &f->fmt.pix);
 	ctx->coded = f->fmt.pix;
 	return 0;

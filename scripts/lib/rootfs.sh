@@ -27,8 +27,7 @@ s5p_gen_init_cpio() {
 s5p_armel_debs() {
 	local dl=$S5P_CACHE/downloads/armel pkg ver deb suite
 	mkdir -p "$dl"
-	while read -r pkg; do
-		case "$pkg" in '' | '#'*) continue ;; esac
+	for pkg in $(s5p_armel_packages); do
 		suite=
 		case "$pkg" in */*) suite=/${pkg#*/} pkg=${pkg%/*} ;; esac
 		ver=$(s5p_version "$pkg:armel$suite") || exit 1
@@ -42,7 +41,44 @@ s5p_armel_debs() {
 			deb=$(ls "$dl/${pkg}_${enc}_"*.deb | head -n1)
 		fi
 		echo "$deb"
-	done <"$S5P_TOP/rootfs/packages.txt"
+	done
+}
+
+# s5p_armel_packages: the packages of rootfs/packages.txt, each once, in
+# order.  A line is "PKG" (the whole package) or "PKG PATH..." (only those
+# paths of it, shell globs relative to the package's root; a package may
+# have several such lines); PKG may be "NAME/SUITE" (NAME from that Debian
+# suite), printed as it is.
+s5p_armel_packages() {
+	awk '$1 !~ /^#/ && NF && !seen[$1]++ { print $1 }' "$S5P_TOP/rootfs/packages.txt"
+}
+
+# s5p_armel_paths PKG: the paths taken from PKG, one a line; nothing when
+# the whole package goes in.
+s5p_armel_paths() {
+	awk -v p="$1" '{ n = $1; sub("/.*", "", n) } n == p { for (i = 2; i <= NF; i++) print $i }' "$S5P_TOP/rootfs/packages.txt"
+}
+
+# s5p_unpack_deb DEB STAGE: DEB (or the paths packages.txt names of it)
+# into STAGE.
+s5p_unpack_deb() {
+	local deb=$1 stage=$2 pkg paths tmp p n
+	pkg=$(basename "$deb"); pkg=${pkg%%_*}
+	paths=$(s5p_armel_paths "$pkg")
+	if [ -z "$paths" ]; then
+		dpkg-deb -x "$deb" "$stage" || s5p_die "cannot unpack $deb"
+		return 0
+	fi
+	tmp=$stage.deb-$pkg
+	rm -rf "$tmp" && mkdir -p "$tmp"
+	dpkg-deb -x "$deb" "$tmp" || s5p_die "cannot unpack $deb"
+	for p in $paths; do
+		n=$(cd "$tmp" && compgen -G "$p" | wc -l)
+		[ "$n" -gt 0 ] || s5p_die "rootfs/packages.txt: $pkg has no file matching $p"
+		# shellcheck disable=SC2086
+		(cd "$tmp" && cp -a --parents $p "$stage/") || s5p_die "cannot copy $p of $pkg"
+	done
+	rm -rf "$tmp"
 }
 
 # s5p_rootfs: build the initramfs if anything that goes in changed; sets
@@ -78,7 +114,7 @@ s5p_rootfs() {
 	trap "rm -rf '$stage' '$stage.build'" EXIT
 	for d in $debs; do
 		s5p_info "unpacking $(basename "$d")"
-		dpkg-deb -x "$d" "$stage" || s5p_die "cannot unpack $d"
+		s5p_unpack_deb "$d" "$stage"
 	done
 	# Debian's busybox-static installs /bin/busybox; everything else are
 	# applet links that /init makes at boot.

@@ -125,22 +125,17 @@ s5p_version() {
 # s5p_version_packages: every package the versions file is about, in order:
 # the kernel source, QEMU's source, then rootfs/packages.txt for armel.
 s5p_version_packages() {
-	local p
 	printf '%s\n' linux-source-6.1 qemu
-	while read -r p; do
-		case "$p" in '' | '#'*) continue ;; esac
-		case "$p" in
-		*/*) printf '%s:armel/%s\n' "${p%/*}" "${p#*/}" ;;
-		*) printf '%s:armel\n' "$p" ;;
-		esac
-	done <"$S5P_TOP/rootfs/packages.txt"
+	awk '$1 !~ /^#/ && NF && !seen[$1]++ {
+		if (index($1, "/")) { n = $1; sub("/.*", "", n); s = $1; sub(".*/", "", s); print n ":armel/" s }
+		else print $1 ":armel" }' "$S5P_TOP/rootfs/packages.txt"
 }
 
 # s5p_newer_suites: the other Debian suites rootfs/packages.txt takes
 # packages from ("NAME/SUITE" lines), one a line (scripts/setup.sh adds
 # a pinned apt source for each).
 s5p_newer_suites() {
-	sed -n 's|^[^#/ ]*/\([a-z]*\) *$|\1|p' "$S5P_TOP/rootfs/packages.txt" | sort -u
+	awk '$1 !~ /^#/ && index($1, "/") { s = $1; sub(".*/", "", s); print s }' "$S5P_TOP/rootfs/packages.txt" | sort -u
 }
 
 # s5p_versions_line: "PKG VERSION, ..." for every package (what a run uses).
