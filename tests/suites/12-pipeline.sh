@@ -18,7 +18,7 @@
 #    holds waits with a message, then passes; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 28
+t_plan 30
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -127,8 +127,14 @@ patch_map() {
 			if ($0 !~ /\\$/) exit }
 		END { print s }' "$S5P_TOP"/kernel-patches/*-ARM-s5pv210-add-CMA-defaults-*.patch
 }
+patch_movable() {
+	sed -n 's/^+#define S5PV210_CMA_MOVABLE[[:space:]]*"\(.*\)"$/\1/p' \
+		"$S5P_TOP"/kernel-patches/*-ARM-s5pv210-Goni-and-Aquila-lend-*.patch
+}
 for b in goni aquila; do
 	conf=$S5P_TOP/boards/$b/board.conf
+	t_check "$b: the kernel series' default cma_movable= is board.conf's BOARD_CMA_MOVABLE" \
+		test "$(patch_movable)" = "$(. "$conf" && echo "$BOARD_CMA_MOVABLE")"
 	t_check "$b: the kernel series' default cma= is boards/$b/board.conf's BOARD_CMA" \
 		test "$(patch_cma "$b")" = "$(. "$conf" && echo "$BOARD_CMA")"
 	t_check "$b: the kernel series' default cma_map= is board.conf's BOARD_CMA_MAP" \
