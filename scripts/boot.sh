@@ -37,8 +37,10 @@
 #   --demo [DIR]      capture 6 camera frames, encode them on the codec, and
 #                     leave in DIR (default ./demo-out; the guest writes it
 #                     through --share) the frames as PNG, the raw capture
-#                     (.yuyv), the Motion-JPEG stream (.mjpeg) and each frame
-#                     as .jpg
+#                     (.yuyv), the Motion-JPEG stream (.mjpeg), each frame
+#                     as .jpg, and the same camera through a GStreamer
+#                     pipeline (v4l2src ! v4l2jpegenc, zero copy; the guest
+#                     prints it) as gstreamer/frame-NN.jpg
 #   -h, --help        this text
 #
 # Without --cmd you get an interactive busybox shell on the serial console;
@@ -265,6 +267,18 @@ if [ -n "$status" ]; then
 		grep -c '^ok - ' "$run/demo.log" | sed 's/.*/& frames decoded by djpeg, PSNR against the camera pattern >= 30 dB:/'
 		grep -E '^(not )?ok - ' "$run/demo.log" | sed 's/^/    /'
 		[ "$status" = 0 ] || printf 'error: the demo stream did not check out (above)\n' >&2
+		# GStreamer's frames: each decodes to a 640x480 picture
+		local_n=0
+		for f in "$demo"/gstreamer/frame-*.jpg; do
+			[ -e "$f" ] || continue
+			if [ "$(djpeg -pnm "$f" 2>/dev/null | head -c 15 | sed -n 2p)" = "640 480" ]; then
+				local_n=$((local_n + 1))
+			else
+				printf 'error: %s does not decode to a 640x480 picture\n' "$f" >&2
+				status=1
+			fi
+		done
+		printf 'wrote %s/gstreamer/ (%d JPEG frames from the GStreamer pipeline, each decoded by djpeg)\n' "$demo" "$local_n"
 	fi
 	exit "$status"
 fi

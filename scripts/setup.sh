@@ -165,7 +165,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 	kv=$(s5p_recorded linux-source-6.1)
 	for i in "${!missing[@]}"; do
 		if [ "${missing[$i]}" = linux-source-6.1 ] && [ -n "$kv" ] &&
-			s5p_archive_versions linux-source-6.1 | grep -qxF -- "$kv"; then
+			s5p_archive_versions linux-source-6.1 | grep -xF -- "$kv" >/dev/null; then
 			missing[i]=linux-source-6.1=$kv
 		fi
 	done

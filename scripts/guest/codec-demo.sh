@@ -7,6 +7,8 @@
 #   codec-640x480-YUYV-SEQ.jpg   each encoded frame
 #   demo.txt                     what they hold: "RAW YUYV 640 480 SEQS FILE"
 #                                and "MJPEG YUYV 640 480 SEQS SIZES FILE"
+#   gstreamer/frame-NN.jpg       the same camera encoded by the codec through
+#                                GStreamer (v4l2src ! v4l2jpegenc, zero copy)
 # and prints "demo: ..." progress lines.  On the host, codec_check.py demo
 # DIR turns the frames into PNG files and decodes and checks each JPEG.
 . /tests/lib.sh
@@ -55,3 +57,23 @@ done
 	echo "MJPEG YUYV $w $h $SEQS $SIZES $base.mjpeg"
 } >$out/demo.txt
 echo "demo: wrote them into the shared directory ($out)"
+
+# The same through GStreamer, zero copy: the codec imports the camera's
+# buffers (dmabuf).  Written to /tmp, then copied, as above.
+pipeline="v4l2src device=$CAM io-mode=dmabuf num-buffers=$n !"
+pipeline="$pipeline video/x-raw,format=YUY2,width=$w,height=$h !"
+pipeline="$pipeline v4l2jpegenc output-io-mode=dmabuf-import !"
+pipeline="$pipeline multifilesink location=/tmp/gst/frame-%02d.jpg"
+echo "demo: GStreamer: gst-launch-1.0 $pipeline"
+rm -rf /tmp/gst $out/gstreamer
+mkdir -p /tmp/gst $out/gstreamer || exit 1
+set -f
+# shellcheck disable=SC2086 # the pipeline is words
+if ! gst-launch-1.0 -q $pipeline >/tmp/gst.log 2>&1; then
+	echo "demo: error: the GStreamer pipeline failed:"
+	tail -n 5 /tmp/gst.log | sed 's/^/demo:   /'
+	exit 1
+fi
+set +f
+cp /tmp/gst/frame-*.jpg $out/gstreamer/ || exit 1
+echo "demo: GStreamer wrote $(ls /tmp/gst | grep -c '^frame-') JPEG frames into $out/gstreamer"

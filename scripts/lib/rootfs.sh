@@ -33,12 +33,12 @@ s5p_armel_debs() {
 		ver=$(s5p_version "$pkg:armel$suite") || exit 1
 		# apt-get download writes the epoch's colon as %3a.
 		local enc=${ver//:/%3a}
-		deb=$(ls "$dl/${pkg}_${enc}_"*.deb 2>/dev/null | head -n1)
+		deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
 		if [ -z "$deb" ]; then
 			s5p_info "downloading $pkg:armel $ver"
 			(cd "$dl" && apt-get download "$(s5p_apt_name "$pkg:armel")=$ver" >/dev/null 2>"$dl/download.err") ||
 				s5p_die "apt-get download $pkg:armel failed: $(tail -n1 "$dl/download.err") (network? scripts/setup.sh)"
-			deb=$(ls "$dl/${pkg}_${enc}_"*.deb | head -n1)
+			deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb | head -n1)
 		fi
 		echo "$deb"
 	done

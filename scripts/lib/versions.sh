@@ -43,7 +43,7 @@ s5p_version_cached() {
 		[ -f "$S5P_CACHE/qemu-${v#*:}/src/.git/s5p-unpacked" ] ||
 			[ -f "$S5P_CACHE/downloads/qemu_${v#*:}.dsc" ] ;;
 	*:armel | *:armel/*)
-		ls "$S5P_CACHE/downloads/armel/${pkg%%:*}_${v//:/%3a}_"*.deb >/dev/null 2>&1 ;;
+		ls "$S5P_CACHE/downloads/armel/${pkg%%:*}_${v//:/%3a}_"{armel,all}.deb >/dev/null 2>&1 ;;
 	*) return 1 ;;
 	esac
 }
@@ -72,7 +72,10 @@ s5p_archive_versions() {
 s5p_apt_name() {
 	local n=${1%/*}
 	case "$n" in *:armel) ;; *) printf '%s\n' "$n"; return 0 ;; esac
-	if apt-cache madison "$n" 2>/dev/null | grep -q .; then
+	# Not "| grep -q": grep's early exit would SIGPIPE apt-cache, and
+	# pipefail would turn a hit into a miss (taking an armel package for an
+	# "all" one, whose armel versions then cannot be found).
+	if [ -n "$(apt-cache madison "$n" 2>/dev/null)" ]; then
 		printf '%s\n' "$n"
 	else
 		printf '%s\n' "${n%:armel}"
@@ -102,7 +105,7 @@ s5p_version() {
 	if [ -n "$used" ]; then
 		printf '%s\n' "$used"; return 0
 	fi
-	if [ -n "$rec" ] && s5p_archive_versions "$pkg" | grep -qxF -- "$rec"; then
+	if [ -n "$rec" ] && s5p_archive_versions "$pkg" | grep -xF -- "$rec" >/dev/null; then
 		printf '%s\n' "$rec"; return 0
 	fi
 	series=

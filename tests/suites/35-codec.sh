@@ -17,7 +17,7 @@
 # (codec_check.py: PSNR >= 30 dB, luma and RGB; 36 dB for the streams of
 # the camera's gradient and noise pattern).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 135 debug=71
+t_plan 137 debug=71
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
@@ -71,4 +71,12 @@ t_check "--demo wrote 6 PNG frames and 6 JPEG frames (got $npng and $njpg)" [ "$
 seqs=$(awk '$1 == "MJPEG" { print $5 }' "$demo/demo.txt" 2>/dev/null | tr , ' ')
 t_check "--demo: the .mjpeg stream is the 6 JPEG frames one after the other (sequence ${seqs:-unknown})" \
 	cmp "$demo/codec-640x480-YUYV.mjpeg" <(for s in $seqs; do cat "$demo/codec-640x480-YUYV-$s.jpg"; done)
+t_check "--demo shows the GStreamer pipeline it runs" \
+	grep -q '^demo: GStreamer: gst-launch-1.0 v4l2src .* ! v4l2jpegenc ' "$T_TMP/demo.out"
+ngst=0
+for f in "$demo"/gstreamer/frame-*.jpg; do
+	[ -e "$f" ] && [ "$(djpeg -pnm "$f" 2>/dev/null | head -c 15 | sed -n 2p)" = "640 480" ] &&
+		ngst=$((ngst + 1))
+done
+t_check "--demo: GStreamer's 6 JPEG frames decode to 640x480 (got $ngst)" [ "$ngst" = 6 ]
 t_done
