@@ -43,7 +43,8 @@ s5p_version_cached() {
 		[ -f "$S5P_CACHE/qemu-${v#*:}/src/.git/s5p-unpacked" ] ||
 			[ -f "$S5P_CACHE/downloads/qemu_${v#*:}.dsc" ] ;;
 	*:armel | *:armel/*)
-		ls "$S5P_CACHE/downloads/armel/${pkg%%:*}_${v//:/%3a}_"{armel,all}.deb >/dev/null 2>&1 ;;
+		# an armel or "all" .deb (never another architecture's)
+		[ -n "$(ls "$S5P_CACHE/downloads/armel/${pkg%%:*}_${v//:/%3a}_"{armel,all}.deb 2>/dev/null)" ] ;;
 	*) return 1 ;;
 	esac
 }
