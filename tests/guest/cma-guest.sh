@@ -90,7 +90,7 @@ check_err() {
 check_debugfs() {
 	check "CMA: debugfs cma/ has regions, chunks and map" \
 		test -r $CMA_DEBUGFS/regions -a -r $CMA_DEBUGFS/chunks -a -r $CMA_DEBUGFS/map
-	for r in $(klog | sed -n 's/^cma: region \([^:]*\): .*/\1/p'); do
+	for r in $(klog | sed -n 's/^cma: region \([^:]*\): base=.*/\1/p'); do
 		l=$(region_line "$r")
 		check "CMA: debugfs regions: $r as in the boot log" \
 			grep -q "^$r: base=$(field "$l" base) size=$(field "$l" size) align=$(field "$l" align) allocator=$(field "$l" allocator) " \
