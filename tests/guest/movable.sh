@@ -46,17 +46,21 @@ session_end() {
 	wait $S_PID
 }
 
-# hog_start ARGS: hog holding memory, its output in $T/hog.out.
+# hog_start [-o OUT] ARGS: a hog holding memory, its output in OUT (default
+# $T/hog.out), its pid in H_PID, once it says it holds it all.
 hog_start() {
-	: >"$T/hog.out"
-	hog "$@" >"$T/hog.out" 2>&1 &
+	_out=$T/hog.out
+	[ "$1" != -o ] || { _out=$2; shift 2; }
+	: >"$_out"
+	hog "$@" >"$_out" 2>&1 &
 	H_PID=$!
 	_t=0
-	while ! grep -q '^hog: holding' "$T/hog.out" && [ $_t -lt 600 ]; do
+	while ! grep -q '^hog: holding' "$_out" && [ $_t -lt 600 ]; do
 		sleep 0.1
 		_t=$((_t + 1))
 	done
 }
+
 # hog_check: the hog's last check line after SIGUSR1.
 hog_check() {
 	_n=$(grep -c '^hog: checked' "$T/hog.out")
@@ -127,14 +131,9 @@ scenario_default() {
 	check "movable: hog holds MemAvailable less 48 MiB, and 16 MiB of page cache" \
 		grep -q '^hog: holding' "$T/hog.out"
 	cat "$T/hog.out" | sed 's/^/# /'
-	: >"$T/hog-small.out"
-	hog -a 20 >"$T/hog-small.out" 2>&1 &
-	small=$!
-	_t=0
-	while ! grep -q '^hog: holding' "$T/hog-small.out" && [ $_t -lt 600 ]; do
-		sleep 0.1
-		_t=$((_t + 1))
-	done
+	big=$H_PID
+	hog_start -o "$T/hog-small.out" -a 20
+	small=$H_PID H_PID=$big
 	cma_free=$(meminfo CmaFree)
 	echo "# under both hogs: CmaFree $cma_free kB, MemFree $(meminfo MemFree) kB"
 	check "movable: the hogs' pages use at least 8 MiB of the lent memory (CmaFree $cma_free kB < 16 MiB)" \
