@@ -13,9 +13,11 @@
 #                 none          cma= cma_map= (no region)
 #                 mainline-cma  --flavour mainline-cma: 6.1's CMA, 24 MiB
 #   --pressure  per trace of bench/traces (media, random), four Goni boots
-#               replaying it with drivers/cma-bench while tools/hog holds
-#               what the static kernel has available less 24 MiB (anonymous,
-#               plus 16 MiB of page cache), checked afterwards:
+#               replaying it with drivers/cma-bench twice: while tools/hog
+#               holds what the static kernel has available less 24 MiB
+#               (anonymous, plus 16 MiB of page cache; load "hog"), then
+#               while tools/frag -l holds every other page of that plus
+#               16 MiB, locked (load "pinned"); both checked afterwards:
 #                 static        the trace's regions, rounded up to 4 MiB
 #                               pageblocks, static; __cma_alloc() (api=cma)
 #                 movable       the same regions, cma_movable=*
@@ -23,7 +25,10 @@
 #                               size; dma_alloc_coherent() (api=dma)
 #                 page-alloc    no region; dma_alloc_coherent() from the
 #                               page allocator
-#   --out DIR   where the boots' console logs go (default $S5P_CACHE/bench-movable)
+#   --out DIR   where the boots' console logs, the results (memory.txt,
+#               pressure.txt) and their charts (movable-memory.png,
+#               movable-pressure.png, bench/plot-movable.py) go (default
+#               $S5P_CACHE/bench-movable)
 #
 # Without --memory or --pressure, both.
 . "$(dirname "$0")/lib/common.sh"
@@ -35,7 +40,7 @@ while [ $# -gt 0 ]; do
 	--memory) memory=1 ;;
 	--pressure) pressure=1 ;;
 	--out) [ $# -ge 2 ] || s5p_die "--out needs a directory"; out=$2; shift ;;
-	-h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) s5p_die "unknown argument '$1' (try --help)" ;;
 	esac
 	shift
@@ -58,6 +63,7 @@ run_memory() {
 	local row
 	declare -A total avail cmat fill
 	local rows=(none movable static mainline-cma)
+	: >"$out/memory.txt"
 	for row in "${rows[@]}"; do
 		local args=()
 		case $row in
@@ -70,6 +76,7 @@ run_memory() {
 		fill[$row]=$(sed -n 's/^FILL //p' <<<"$BOOT_OUT")
 		[ -n "${fill[$row]}" ] || s5p_die "the $row boot printed no FILL line (console log: $out/memory-$row.log)"
 		s5p_info "$row: MemTotal ${total[$row]} kB, MemAvailable ${avail[$row]} kB, CmaTotal ${cmat[$row]:-0} kB, filled ${fill[$row]} MiB"
+		echo "MEMORY $row ${total[$row]} ${avail[$row]} ${cmat[$row]:-0} ${fill[$row]}" >>"$out/memory.txt"
 	done
 	printf '\n| kernel | MemTotal kB | MemAvailable kB | CmaTotal kB | one process fills MiB | fill vs no regions |\n'
 	printf '| --- | --- | --- | --- | --- | --- |\n'
@@ -121,21 +128,31 @@ run_pressure() {
 			)"
 			line=$(grep '^PRESSURE ' <<<"$BOOT_OUT") ||
 				s5p_die "the $name $row boot printed no PRESSURE line (console log: $out/pressure-$name-$row.log)"
-			echo "$line" | sed "s/^PRESSURE /PRESSURE $name $row /" | tee -a "$results"
+			[ "$(wc -l <<<"$line")" = 2 ] ||
+				s5p_die "the $name $row boot printed $(wc -l <<<"$line") PRESSURE lines, not 2 (console log: $out/pressure-$name-$row.log)"
+			sed "s/^PRESSURE /PRESSURE $name $row /" <<<"$line" | tee -a "$results"
 			# Every row holds what the static regions' kernel could.
-			[ "$hog" != auto ] || hog=$(awk '{ for (i = 1; i < NF; i++) if ($i == "hogmib") print $(i + 1) }' <<<"$line")
+			[ "$hog" != auto ] || hog=$(head -n 1 <<<"$line" |
+				awk '{ for (i = 1; i < NF; i++) if ($i == "hogmib") print $(i + 1) }')
 		done
 	done
-	printf '\n| trace | kernel | allocations | failed | first failure (line) | alloc p50 us | p99 us | max us | pages migrated | hog pages bad |\n'
-	printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+	printf '\n| trace | kernel | load | allocations | failed | first failure (line) | alloc p50 us | p99 us | max us | pages migrated | pages bad |\n'
+	printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 	awk '$1 == "PRESSURE" {
-		for (i = 4; i < NF; i++) v[$i] = $(i + 1)
-		split("", a); n = 0
-		for (i = 4; i <= NF; i++) if ($i == "alloc-ns") { p50 = $(i + 1); p99 = $(i + 2); mx = $(i + 3) }
-		printf "| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s | %s |\n", $2, $3, v["allocs"], v["failed"],
-			v["first"], p50 / 1000, p99 / 1000, mx / 1000, v["migrated"], v["hog"] }' "$results"
+		for (i = 5; i < NF; i++) v[$i] = $(i + 1)
+		for (i = 5; i <= NF; i++) if ($i == "alloc-ns") { p50 = $(i + 1); p99 = $(i + 2); mx = $(i + 3) }
+		printf "| %s | %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s | %s |\n", $2, $3, $4, v["allocs"], v["failed"],
+			v["first"], p50 / 1000, p99 / 1000, mx / 1000, v["migrated"], v["bad"] }' "$results"
 }
 
 [ $memory = 1 ] && run_memory
 [ $pressure = 1 ] && run_pressure
+# The charts (docs/img/movable-*.png come from here)
+files=()
+[ $memory = 1 ] && files+=("$out/memory.txt")
+[ $pressure = 1 ] && files+=("$out/pressure.txt")
+py=python3
+python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+"$py" "$S5P_TOP/bench/plot-movable.py" -o "$out" "${files[@]}" ||
+	s5p_info "no charts: bench/plot-movable.py failed (the tables above stand)"
 exit 0

@@ -4,9 +4,10 @@
 # bench/host/cma-bench builds from the patched tree with every allocator
 # source of its mm/, replays a small trace on each with the expected
 # outcome, keeps its chunk maps consistent, refuses bad traces; cma-test's
-# trace replay reports unchecked failures and parse errors; plot.py draws.
+# trace replay reports unchecked failures and parse errors; frag and hog
+# find a page changed under them; plot.py and plot-movable.py draw.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 40
+t_plan 48
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source
@@ -131,6 +132,70 @@ t_check "cma-test: a trace line that does not parse is named with its reason" \
 t_check "cma-test: -t without -p is a usage error" \
 	bash -c "'$ct' -t </dev/null >/dev/null 2>&1; [ \$? = 2 ]"
 
+# tools/frag and tools/hog check the pages they hold when told to stop
+# (docs/benchmarks.md, docs/cma.md): a native build here, one byte of a
+# held page flipped through /proc/PID/mem to see the check fail.
+t_check "tools/frag and tools/hog build natively" bash -c \
+	"make -s -C '$S5P_TOP/tools/frag' O='$T_TMP/frag' && make -s -C '$S5P_TOP/tools/hog' O='$T_TMP/hog'"
+# held OUT PATTERN: wait (up to 20 s) until OUT has a line matching PATTERN
+held() {
+	local i=0
+	while ! grep -q "$2" "$1" && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+}
+# poke PID MIB OFFSET: flip the byte at OFFSET of PID's read-write mapping of MIB MiB
+poke() {
+	python3 - "$@" <<'PY'
+import sys
+pid, size, off = int(sys.argv[1]), int(sys.argv[2]) << 20, int(sys.argv[3])
+for line in open(f"/proc/{pid}/maps"):
+    lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+    if hi - lo == size and line.split()[1].startswith("rw"):
+        with open(f"/proc/{pid}/mem", "r+b", buffering=0) as m:
+            m.seek(lo + off)
+            b = m.read(1)
+            m.seek(lo + off)
+            m.write(bytes([b[0] ^ 0xff]))
+        sys.exit(0)
+sys.exit(f"no {size >> 20} MiB mapping in {pid}")
+PY
+}
+# run_held OUT POKE CMD...: CMD in the background until it holds its memory,
+# POKE (a poke offset, or -) applied, then SIGTERM; prints the exit status
+run_held() {
+	local out=$1 off=$2 pid rc
+	shift 2
+	"$@" >"$out" 2>&1 &
+	pid=$!
+	held "$out" holding
+	[ "$off" = - ] || poke "$pid" 4 "$off" >>"$out" 2>&1
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	echo "status $rc" >>"$out"
+}
+fo=$T_TMP/frag.out
+run_held "$fo" - "$T_TMP/frag/frag" 4
+t_check "frag 4: holds 512 pages, checks them all when stopped, 0 bad, status 0" \
+	bash -c "grep -qx 'frag: 1024 pages touched, 512 freed, holding 2048 KiB' '$fo' &&
+		grep -qx 'frag: checked 512 pages, 0 bad' '$fo' && grep -qx 'status 0' '$fo'"
+run_held "$fo" $((4096 + 100)) "$T_TMP/frag/frag" 4
+t_check "frag: a kept page with one byte changed is bad (status 1)" \
+	bash -c "grep -qx 'frag: checked 512 pages, 1 bad' '$fo' && grep -qx 'status 1' '$fo'"
+run_held "$fo" - "$T_TMP/frag/frag" -l 4
+t_check "frag -l 4: the pages locked, checked when stopped, 0 bad" \
+	bash -c "grep -qx 'frag: 1024 pages touched, 512 freed, holding 2048 KiB, locked' '$fo' &&
+		grep -qx 'frag: checked 512 pages, 0 bad' '$fo' && grep -qx 'status 0' '$fo'"
+ho=$T_TMP/hog.out
+mkdir -p "$T_TMP/hogdir"
+run_held "$ho" - "$T_TMP/hog/hog" -a 4 -f 1 -d "$T_TMP/hogdir"
+t_check "hog -a 4 -f 1: checks its 1280 pages when stopped, 0 bad, removes its file" \
+	bash -c "grep -q '^hog: holding 4096 KiB anonymous, 1024 KiB file' '$ho' &&
+		grep -qx 'hog: checked 1280 pages, 0 bad' '$ho' && grep -qx 'status 0' '$ho' &&
+		[ -z \"\$(ls '$T_TMP/hogdir')\" ]"
+run_held "$ho" $((8192 * 3 + 8)) "$T_TMP/hog/hog" -a 4 -d "$T_TMP/hogdir"
+t_check "hog: an anonymous page with one byte changed is bad (status 1)" \
+	bash -c "grep -qx 'hog: checked 1024 pages, 1 bad' '$ho' && grep -qx 'status 1' '$ho'"
+
 # plot.py draws the maps (when python3-matplotlib is there).
 py=python3
 python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
@@ -142,6 +207,16 @@ if "$py" -c 'import matplotlib' 2>/dev/null; then
 	printf 'region r 0x0 0x1000\nchunk zz\n' >"$T_TMP/bad.map"
 	t_check "bench/plot.py names a map line it cannot parse" \
 		bash -c "'$py' '$S5P_TOP/bench/plot.py' '$T_TMP/bad.map' 2>&1 | grep -q 'bad.map:2: cannot parse: chunk zz'"
+	printf 'MEMORY none 461732 424652 0 415\nMEMORY movable 460708 423416 24576 413\n' >"$T_TMP/memory.txt"
+	printf 'PRESSURE media %s hog allocs 10 failed %s first - alloc-ns 44000 5369400 10306400 migrated 0 bad 0 memavail 1 hogmib 2\n' \
+		static 0 movable 0 page-alloc 3 >"$T_TMP/pressure.txt"
+	t_check "bench/plot-movable.py draws bench-movable.sh's memory and pressure results" \
+		bash -c "'$py' '$S5P_TOP/bench/plot-movable.py' -o '$T_TMP/mv' '$T_TMP/memory.txt' '$T_TMP/pressure.txt' >/dev/null &&
+			file '$T_TMP/mv/movable-memory.png' '$T_TMP/mv/movable-pressure.png' | grep -c 'PNG image' | grep -qx 2"
+	echo 'PRESSURE media static hog allocs x' >"$T_TMP/bad.txt"
+	t_check "bench/plot-movable.py names a line it cannot parse" \
+		bash -c "! '$py' '$S5P_TOP/bench/plot-movable.py' -o '$T_TMP/mv' '$T_TMP/bad.txt' >'$T_TMP/pm.out' 2>&1 &&
+			grep -q 'bad.txt:1: cannot parse: PRESSURE media static hog allocs x' '$T_TMP/pm.out'"
 else
 	t_fail "bench/plot.py: python3-matplotlib is missing (scripts/setup.sh installs it)"
 fi

@@ -7,7 +7,7 @@
 # reset), tools/frag fragments and holds memory (also locked), and
 # /usr/lib/s5p/cma-bench.sh (scripts/guest/) prints its six BENCH lines.  No timing assertions.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 29
+t_plan 31
 
 trace=$(cat "$S5P_TOP/bench/traces/tiny.trace")
 # On the debug kernel frag holds 32 MiB, not nearly all free memory: touching
@@ -30,9 +30,11 @@ echo nonsense >\$D/result; echo \"bad reset \$?\"
 echo '== frag'
 # held FILE: wait (up to 120 s: the debug kernel is slow) until frag says it holds its memory
 held() { i=0; while ! grep -q holding \$1 && [ \$i -lt 120 ]; do sleep 1; i=\$((i + 1)); done; cat \$1; }
-frag 16 </dev/null >/tmp/f1 2>&1 & p=\$!; held /tmp/f1; grep -q 'frag' /proc/\$p/comm && echo 'frag holds'; kill \$p
+frag 16 </dev/null >/tmp/f1 2>&1 & p=\$!; held /tmp/f1; grep -q 'frag' /proc/\$p/comm && echo 'frag holds'
+kill \$p; wait \$p; echo \"frag status \$?\"; tail -n 1 /tmp/f1
 frag x; echo \"frag x \$?\"
-frag -l 16 </dev/null >/tmp/f2 2>&1 & p=\$!; held /tmp/f2; kill \$p
+frag -l 16 </dev/null >/tmp/f2 2>&1 & p=\$!; held /tmp/f2
+kill \$p; wait \$p; echo \"frag -l status \$?\"; tail -n 1 /tmp/f2
 echo '== bench'
 ${frag_mib}sh /usr/lib/s5p/cma-bench.sh /tmp/tiny.trace"
 
@@ -71,6 +73,10 @@ t_check "cma-bench: the bad line is logged" grep -q 'cma-bench: line 3: cannot p
 t_check "frag 16: touches 4096 pages, frees every other one" \
 	has 'frag: 4096 pages touched, 2048 freed, holding 8192 KiB'
 t_check "frag holds its memory until killed" has 'frag holds'
+t_check "frag checks its 2048 pages when stopped: 0 bad, status 0" \
+	bash -c "grep -qx 'frag: checked 2048 pages, 0 bad' '$gout' && grep -qx 'frag status 0' '$gout'"
+t_check "frag -l checks its 2048 locked pages when stopped: 0 bad, status 0" \
+	bash -c "[ \$(grep -cx 'frag: checked 2048 pages, 0 bad' '$gout') = 2 ] && grep -qx 'frag -l status 0' '$gout'"
 t_check "frag -l 16: the same, the pages kept locked" \
 	has 'frag: 4096 pages touched, 2048 freed, holding 8192 KiB, locked'
 t_check "cma-bench.sh: the pinned load had frag -l" \

@@ -15,7 +15,13 @@
  *
  *   frag: <n> pages touched, <n> freed, holding <n> KiB
  *
- * and holds the rest until it is killed (SIGTERM, SIGINT).
+ * and holds the rest.  Every page kept holds words computed from its index,
+ * so that a page which migration lost, mixed up or left stale shows:
+ * SIGTERM or SIGINT checks every kept page, prints
+ *
+ *   frag: checked <n> pages, <n> bad
+ *
+ * and exits with status 0 when no page was bad, 1 otherwise.
  *
  * Compaction can migrate those pages (they are movable), so a kernel that
  * tries hard enough still finds contiguous memory.  -l makes them stay
@@ -26,11 +32,32 @@
  * kernel.  The line printed then ends in ", locked".
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	got_term = 1;
+}
+
+/* Word @w of page @i: a hash, so that no two pages hold the same data. */
+static uint32_t word(unsigned long i, unsigned long w)
+{
+	uint32_t x = 0x46524147u ^ (uint32_t)(i * 0x85ebca6bu) ^ (uint32_t)(w * 0xc2b2ae35u);
+
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	return x;
+}
 
 static long mem_available_kib(void)
 {
@@ -69,8 +96,12 @@ static long number(const char *s)
 
 int main(int argc, char **argv)
 {
-	long page = sysconf(_SC_PAGESIZE), keep = 24, mib, avail, i, n, freed = 0;
+	long page = sysconf(_SC_PAGESIZE), keep = 24, mib, avail, i, n, w, freed = 0, bad = 0;
+	long words = page / (long)sizeof(uint32_t);
+	struct sigaction sa;
+	sigset_t block, orig;
 	unsigned char *p;
+	uint32_t *q;
 	int opt, lock = 0;
 
 	while ((opt = getopt(argc, argv, "lk:h")) != -1) {
@@ -107,8 +138,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "frag: mmap of %ld MiB: %s\n", mib, strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < n; i++)
-		p[i * page] = (unsigned char)i;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* Blocked until sigsuspend(), so that none is lost before it. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	for (i = 0; i < n; i++) {
+		q = (uint32_t *)(p + i * page);
+		if (i & 1)
+			for (w = 0; w < words; w++)
+				q[w] = word(i, w);
+		else
+			q[0] = (uint32_t)i;	/* touched, given back below */
+	}
 	for (i = 0; i < n; i += 2) {
 		if (lock ? munmap(p + i * page, page) : madvise(p + i * page, page, MADV_DONTNEED)) {
 			fprintf(stderr, "frag: %s of page %ld: %s%s\n", lock ? "munmap" : "madvise",
@@ -125,6 +171,16 @@ int main(int argc, char **argv)
 	printf("frag: %ld pages touched, %ld freed, holding %ld KiB%s\n", n, freed,
 	       (n - freed) * page / 1024, lock ? ", locked" : "");
 	fflush(stdout);
-	for (;;)
-		pause();		/* until killed */
+	while (!got_term)
+		sigsuspend(&orig);
+	for (i = 1; i < n; i += 2) {
+		q = (uint32_t *)(p + i * page);
+		for (w = 0; w < words; w++)
+			if (q[w] != word(i, w)) {
+				bad++;
+				break;
+			}
+	}
+	printf("frag: checked %ld pages, %ld bad\n", n - freed, bad);
+	return bad ? 1 : 0;
 }

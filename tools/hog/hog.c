@@ -121,6 +121,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	uint32_t *anon = NULL, buf[WORDS];
 	struct sigaction sa;
+	sigset_t block, orig;
 	int opt, fd = -1, grow = 0;
 
 	while ((opt = getopt(argc, argv, "a:f:d:s:g")) != -1) {
@@ -180,6 +181,12 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* Blocked until sigsuspend(), so that none is lost before it. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &orig);
 
 	if (anon_pages) {
 		anon = mmap(NULL, anon_pages * PAGE, PROT_READ | PROT_WRITE,
@@ -213,7 +220,7 @@ int main(int argc, char **argv)
 
 	for (;;) {
 		while (!got_usr1 && !got_term)
-			pause();
+			sigsuspend(&orig);
 		bad = 0;
 		for (p = 0; p < anon_pages; p++)
 			bad += !page_ok(anon + p * WORDS, 0, p);
