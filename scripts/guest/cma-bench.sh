@@ -38,7 +38,6 @@ run_cma() {
 }
 
 run_dma() {
-	local s0 s1 c0 c1
 	s0=$(vm compact_stall) c0=$(vm compact_success)
 	echo reset >$D/result
 	cat "$trace" >$D/trace

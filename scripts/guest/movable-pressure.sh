@@ -29,7 +29,7 @@ memavail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
 # says it holds its memory, the trace replayed, CMD stopped (SIGTERM: it
 # checks its pages), one PRESSURE line
 replay() {
-	local load=$1 prefix=$2 pid m0 m1 bad
+	load=$1 prefix=$2
 	shift 2
 	: >/tmp/load.out
 	"$@" </dev/null >/tmp/load.out 2>&1 &
