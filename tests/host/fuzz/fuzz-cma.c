@@ -11,6 +11,8 @@
  *
  *   cma=VALUE       the command line's cma= (absent: the board's default)
  *   cma_map=VALUE   the command line's cma_map= (absent: the board's)
+ *   cma_movable=VALUE  the command line's cma_movable= (absent: the
+ *                   board's, unless cma= is given)
  *   +SPEC           cma_early_region(SPEC), as bigphysarea= calls it
  *   @top            one more RAM bank, 0xf0000000-0xffffffff
  *   @nodefaults     the board gives no default cma= and cma_map=
@@ -38,7 +40,14 @@
  *      independent implementation of the documented matching picks, for
  *      the input's requests and for requests made from each pattern;
  *      cma_info() describes that rule's regions (count, total size,
- *      lowest start, the end of the highest).
+ *      lowest start, the end of the highest);
+ *   6. cma_movable=: exactly the regions it names (or all, for "*") that
+ *      are whole pageblocks are movable, with one line each; a named one
+ *      that is not gets one error, one from "*" a note; every entry that
+ *      is empty, malformed or names no region one error; totalcma_pages
+ *      counts the movable regions; and the same input booted with
+ *      cma_movable= empty gives the same regions and rules (cma_movable=
+ *      changes nothing else).
  */
 
 /* The framework itself, included so that each input can boot afresh. */
@@ -69,6 +78,7 @@ fail(const char *fmt, ...)
 }
 
 /* The board: Goni's defaults (arch/arm/mach-s5pv210/s5pv210.c). */
+static const char goni_movable[] = "cam,codec-a,codec-b";
 static const char goni_cma[] =
 	"cam=8M@0x4f000000;codec-a=8M@0x4f800000;codec-b=8M@0x57800000;"
 	"codec-fw=1M/128K";
@@ -97,6 +107,9 @@ static void fresh_boot(int top_bank)
 	cma_allocated = false;
 	memset(&cma_regions_param, 0, sizeof(cma_regions_param));
 	memset(&cma_map_param, 0, sizeof(cma_map_param));
+	memset(&cma_movable_param, 0, sizeof(cma_movable_param));
+	cma_movable_str[0] = '\0';
+	totalcma_pages = 0;
 	memset(cma_regions, 0, sizeof(cma_regions));
 	cma_nr_regions = 0;
 	memset(&cma_map, 0, sizeof(cma_map));
@@ -118,7 +131,7 @@ static void fresh_boot(int top_bank)
 
 /* The input, cut into lines. */
 struct input {
-	char *cma, *map;		/* NULL: not on the command line */
+	char *cma, *map, *movable;	/* NULL: not on the command line */
 	char *extra[8];
 	int nr_extra, top_bank, no_defaults;
 	char *query[MAX_QUERIES];
@@ -142,6 +155,8 @@ static struct input *cut_input(const uint8_t *data, size_t size)
 			in->cma = p + 4;
 		else if (!strncmp(p, "cma_map=", 8))
 			in->map = p + 8;
+		else if (!strncmp(p, "cma_movable=", 12))
+			in->movable = p + 12;
 		else if (*p == '+' && in->nr_extra < 8)
 			in->extra[in->nr_extra++] = p + 1;
 		else if (!strcmp(p, "@top"))
@@ -170,6 +185,21 @@ static const char *effective_param(const char *cmdline, const char *board,
 	if (!no_defaults) {
 		*from = "platform default";
 		return board;
+	}
+	*from = "none";
+	return "";
+}
+
+/* cma_movable=: the board's applies only with the board's cma= too. */
+static const char *effective_movable(const struct input *in, const char **from)
+{
+	if (in->movable && strlen(in->movable) <= CMA_PARAM_MAX) {
+		*from = "command line";
+		return in->movable;
+	}
+	if (!in->no_defaults && !in->cma) {
+		*from = "platform default";
+		return goni_movable;
 	}
 	*from = "none";
 	return "";
@@ -448,6 +478,125 @@ static void instantiate(char *buf, size_t len, const char *pat, char q,
 	buf[n] = '\0';
 }
 
+/* Boot @in's parameters, with cma_movable=@movable instead of the input's if not NULL. */
+static void boot_input(const struct input *in, char *movable)
+{
+	int k, ret;
+
+	fresh_boot(in->top_bank);
+	if (in->cma)
+		cma_regions_early_param(in->cma);
+	if (in->map)
+		cma_map_early_param(in->map);
+	if (movable || in->movable)
+		cma_movable_early_param(movable ?: in->movable);
+	if (!in->no_defaults) {
+		cma_defaults(goni_cma, goni_map);
+		cma_movable_default(goni_movable);
+	}
+	for (k = 0; k < in->nr_extra; k++)
+		cma_early_region(in->extra[k]);
+
+	ret = cma_regions_allocate(NULL);
+	if (ret != (int)cma_nr_regions)
+		fail("cma_regions_allocate() returned %d, %u regions kept", ret,
+		     cma_nr_regions);
+	if (strlen(shim_log) > sizeof(log_copy) - 2048)
+		fail("harness: the boot log nearly fills shim.c's buffer; lines may be lost");
+}
+
+/*
+ * The log without what cma_movable= may change: its own lines (the header,
+ * its errors and notes, the "movable" lines) and the summary's count of
+ * problems.  Two boots that differ only in cma_movable= give the same.
+ */
+static void log_without_movable(char *out, size_t len)
+{
+	const char *l = shim_log, *e;
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (; *l; l = *e ? e + 1 : e) {
+		e = l + strcspn(l, "\n");
+		if (memmem(l, e - l, "movable", 7) ||
+		    memmem(l, e - l, "stays static", 12) ||
+		    memmem(l, e - l, " regions reserved (", 19))
+			continue;
+		n += snprintf(out + n, len - n, "%.*s\n", (int)(e - l), l);
+		if (n >= len)
+			fail("harness: the log does not fit %zu bytes", len);
+	}
+}
+
+static char log_a[sizeof(log_copy)], log_b[sizeof(log_copy)];
+
+/*
+ * 6. cma_movable=, against an independent reading of the documented rules:
+ * the effective value's entries, the regions the log shows reserved
+ * (@lr, @nr), and what the log said (@movable_lines: the regions with a
+ * "movable" line; the counts of cma_movable= errors, region "stays static"
+ * errors and notes).
+ */
+static void check_movable(const struct input *in, const struct logged_region *lr,
+			  unsigned int nr, const int *movable_lines,
+			  unsigned int errors, unsigned int static_errors,
+			  unsigned int static_notes)
+{
+	const unsigned long block = pageblock_nr_pages << PAGE_SHIFT;
+	char value[CMA_PARAM_MAX + 1], *t, *e;
+	int named[CMA_MAX_REGIONS] = { 0 }, all = 0, last;
+	unsigned int bad = 0, want_errors = 0, want_notes = 0, i;
+	unsigned long pages = 0;
+	const char *from, *p;
+
+	snprintf(value, sizeof(value), "%s", effective_movable(in, &from));
+	for (t = value; *value; t = e + 1) {
+		e = t + strcspn(t, ",");
+		last = !*e;
+		*e = '\0';
+		for (p = t; *p && is_name_char(*p); p++)
+			;
+		if (!strcmp(t, "*")) {
+			all = 1;
+		} else if (!*t || *p) {
+			bad++;
+		} else {
+			for (i = 0; i < nr && strcmp(lr[i].name, t); i++)
+				;
+			if (i == nr)
+				bad++;
+			else
+				named[i] = 1;
+		}
+		if (last)
+			break;
+	}
+	if (errors != bad)
+		fail("cma_movable=%s: %u \"cma_movable=:\" errors, %u entries empty, malformed or of no region",
+		     value, errors, bad);
+	for (i = 0; i < nr; i++) {
+		int whole = !(lr[i].base % block) && !(lr[i].size % block);
+		int want = (all || named[i]) && whole;
+
+		want_errors += named[i] && !whole;
+		want_notes += all && !named[i] && !whole;
+		if (movable_lines[i] != want || cma_regions[i].movable != want)
+			fail("region %s (%#lx+%#lx): %s a movable line, movable %u; cma_movable=\"%s\" (%s) %s it",
+			     lr[i].name, lr[i].base, lr[i].size,
+			     movable_lines[i] ? "has" : "lacks", cma_regions[i].movable,
+			     effective_movable(in, &from), from,
+			     named[i] ? "names" : all ? "has '*' for" : "does not name");
+		if (want)
+			pages += lr[i].size >> PAGE_SHIFT;
+	}
+	if (static_errors != want_errors || static_notes != want_notes)
+		fail("cma_movable=: %u \"stays static\" errors and %u notes, expected %u and %u",
+		     static_errors, static_notes, want_errors, want_notes);
+	if (totalcma_pages != pages)
+		fail("totalcma_pages %lu, the movable regions have %lu pages",
+		     totalcma_pages, pages);
+}
+
 static char regions_text[CMA_MAX_REGIONS * (CMA_NAME_MAX + 80) + CMA_PARAM_MAX + CMA_EXTRA_MAX];
 static char regions_copy[sizeof(regions_text)];
 static char map_text[CMA_PARAM_MAX * 2 + 16], map_copy[sizeof(map_text)];
@@ -462,6 +611,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cma_report rep = { .quiet = true };
 	unsigned int nr_regions = 0, nr_rules = 0, nr_errors = 0;
 	unsigned int nr_region_errors = 0, nr_orphan_warnings = 0;
+	unsigned int nr_movable_errors = 0, nr_static_errors = 0, nr_static_notes = 0;
+	int movable_lines[CMA_MAX_REGIONS] = { 0 };
+	static char no_movable[] = "";
+	const size_t movable_tail_len = sizeof(": movable: its free memory serves movable pages") - 1;
 	unsigned int n_parsed, i, j, sum_kib = 0;
 	unsigned int s_regions, s_kib, s_rules, s_problems;
 	int have_summary = 0, have_cma = 0, have_map = 0, have_movable = 0, ret, k;
@@ -470,23 +623,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char effective[sizeof(cma_regions_str)];
 	size_t n;
 
-	fresh_boot(in->top_bank);
-	if (in->cma)
-		cma_regions_early_param(in->cma);
-	if (in->map)
-		cma_map_early_param(in->map);
-	if (!in->no_defaults)
-		cma_defaults(goni_cma, goni_map);
-	for (k = 0; k < in->nr_extra; k++)
-		cma_early_region(in->extra[k]);
-
-	ret = cma_regions_allocate(NULL);
-	if (ret != (int)cma_nr_regions)
-		fail("cma_regions_allocate() returned %d, %u regions kept", ret,
-		     cma_nr_regions);
+	boot_input(in, NULL);
 	/* 1. Every line of the log in one of the documented formats. */
-	if (strlen(shim_log) > sizeof(log_copy) - 2048)
-		fail("harness: the boot log nearly fills shim.c's buffer; lines may be lost");
 	snprintf(log_copy, sizeof(log_copy), "%s", shim_log);
 	cut_log(log_copy);
 	for (k = 0; k < nr_log_lines; k++) {
@@ -495,9 +633,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strncmp(l, "cma: ", 5))
 			fail("log line without \"cma: \": \"%s\"", l);
 		l += 5;
+		n = strlen(l);
 		if (!strncmp(l, "error: ", 7)) {
 			nr_errors++;
-			if (!strncmp(l, "error: region ", 14))
+			if (!strncmp(l, "error: cma_movable=: ", 21))
+				nr_movable_errors++;
+			else if (!strncmp(l, "error: region ", 14) && n > 17 &&
+				 !strcmp(l + n - 17, "; it stays static"))
+				nr_static_errors++;
+			else if (!strncmp(l, "error: region ", 14))
 				nr_region_errors++;
 		} else if (!strncmp(l, "cma=", 4) && !have_cma) {
 			have_cma = 1;
@@ -512,10 +656,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (strcmp(l, expect))
 				fail("log line \"%s\", expected \"%s\"", l, expect);
 		} else if (!strncmp(l, "cma_movable=", 12) && !have_movable) {
-			/* The fuzzer gives no cma_movable= and no platform one. */
 			have_movable = 1;
-			if (strcmp(l, "cma_movable= (none)"))
-				fail("log line \"%s\", expected \"cma_movable= (none)\"", l);
+			want = effective_movable(in, &from);
+			snprintf(expect, sizeof(expect), "cma_movable=%s (%s)", want, from);
+			if (strcmp(l, expect))
+				fail("log line \"%s\", expected \"%s\"", l, expect);
+		} else if (!strncmp(l, "region ", 7) && !have_summary && !nr_regions &&
+			   strstr(l, ": not made of whole ") && n > 17 &&
+			   !strcmp(l + n - 17, "; it stays static")) {
+			nr_static_notes++;	/* a region of '*' */
+		} else if (!strncmp(l, "region ", 7) && !have_summary && nr_regions &&
+			   n > movable_tail_len &&
+			   !strcmp(l + n - movable_tail_len, ": movable: its free memory serves movable pages")) {
+			/* Right after its region's line. */
+			if (movable_lines[nr_regions - 1] ||
+			    n - 7 - movable_tail_len != strlen(lr[nr_regions - 1].name) ||
+			    strncmp(l + 7, lr[nr_regions - 1].name, n - 7 - movable_tail_len))
+				fail("movable line \"%s\" does not follow its region's line", l);
+			movable_lines[nr_regions - 1] = 1;
 		} else if (!strncmp(l, "region ", 7) && !have_summary) {
 			if (nr_regions == CMA_MAX_REGIONS)
 				fail("more than %d region lines", CMA_MAX_REGIONS);
@@ -672,6 +830,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_query(&cma_map, &re_map, dev, kind);
 		instantiate(dev, sizeof(dev), p->dev ?: "", '-', "*.0");
 		check_query(&cma_map, &re_map, dev, p->kind ? "" : "k");
+	}
+
+	/* 6. cma_movable= */
+	check_movable(in, lr, nr_regions, movable_lines, nr_movable_errors,
+		      nr_static_errors, nr_static_notes);
+	if (*effective_movable(in, &from)) {
+		log_without_movable(log_a, sizeof(log_a));
+		boot_input(in, no_movable);
+		log_without_movable(log_b, sizeof(log_b));
+		if (strcmp(log_a, log_b))
+			fail("cma_movable=%s changed more than which regions are movable: the log without it is\n%s",
+			     effective_movable(in, &from), log_b);
 	}
 
 	free(in);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Seed corpus for fuzz-cma: every cma= / cma_map= example the project has.
+"""Seed corpus for fuzz-cma: every cma= / cma_map= / cma_movable= example the project has.
 
     seeds.py OUTDIR FILE...
 
@@ -9,7 +9,8 @@ the same example found twice is one file) and prints how many it found
 in each file.  What counts as an example:
 
 - text (Markdown, reStructuredText, kernel-parameters.txt, shell, the
-  cover letter): each line's `cma=VALUE` and `cma_map=VALUE` words (a
+  cover letter): each line's `cma=VALUE`, `cma_map=VALUE` and
+  `cma_movable=VALUE` words (a
   value ends at white space, a quote, a backtick or '|'); the words of one
   line make one input, so a table row or an --append gives both at once;
 - traces (*.trace): their `cma STRING` / `cma_map STRING` lines;
@@ -26,7 +27,7 @@ import os
 import re
 import sys
 
-WORD = re.compile(r'(?<![A-Za-z0-9_])(cma|cma_map)=([^\s`\'"|]*)')
+WORD = re.compile(r'(?<![A-Za-z0-9_])(cma|cma_map|cma_movable)=([^\s`\'"|]*)')
 TRACE = re.compile(r'^(cma|cma_map) (\S.*)$')
 C_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.)*)"|/\*.*?\*/|//[^\n]*|'
                      r'^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[ \t]|\\\n)+((?:"(?:[^"\\\n]|\\.)*"[ \t]*(?:\\\n[ \t]*)?)+)$|'
