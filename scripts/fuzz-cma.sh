@@ -59,6 +59,19 @@ for v in ${runs:+"--runs $runs"} ${time:+"--time $time"} "--seed $seed"; do
 done
 case "$bits" in 32 | 64) ;; *) s5p_die "--bits is 32 or 64, not '$bits'" ;; esac
 s5p_need_cmd clang python3 make
+# An i386 target runs natively where the host's kernel can, else under
+# qemu-i386 (user mode).  There LeakSanitizer cannot stop the world (it
+# needs ptrace on the emulated threads), so leaks are the 64-bit build's.
+runner=()
+if [ "$bits" = 32 ]; then
+	r=$(s5p_i386_runner) ||
+		s5p_die "this host runs no i386 binary: its kernel lacks IA32 emulation and qemu-i386 is missing (scripts/setup.sh installs qemu-user and libc6-dev-i386), or use --bits 64"
+	if [ -n "$r" ]; then
+		runner=("$r")
+		: "${ASAN_OPTIONS:=abort_on_error=1:detect_leaks=0}"
+		s5p_info "fuzz-cma: this host's kernel runs no i386 binary; the target runs under $r (no leak checks there)"
+	fi
+fi
 
 if [ -n "$ksrc" ]; then
 	KSRC=$(realpath "$ksrc") || s5p_die "--ksrc $ksrc: no such directory"
@@ -110,6 +123,20 @@ if [ -z "$corpus" ]; then
 fi
 mkdir -p "$corpus" || s5p_die "cannot create $corpus"
 
+# Under qemu-i386, the target's 32-bit readdir() fails with EOVERFLOW on
+# ext4 (whose directory offsets are 64-bit hashes unless the kernel sees a
+# 32-bit task) and libFuzzer would find no input: the directories it reads
+# are then copies on a tmpfs, and the corpus is copied back afterwards.
+run_corpus=$corpus run_seeds=$seeds shm=
+if [ ${#runner[@]} -gt 0 ]; then
+	shm=$(mktemp -d "${S5P_SHM:-/dev/shm}/fuzz-cma.XXXXXX") ||
+		s5p_die "cannot create a directory in ${S5P_SHM:-/dev/shm} (a tmpfs for the emulated i386 target; set S5P_SHM)"
+	trap 'rm -rf "$shm"' EXIT
+	mkdir "$shm/corpus" "$shm/seeds"
+	cp -a "$corpus/." "$shm/corpus/" && cp -a "$seeds/." "$shm/seeds/" || s5p_die "cannot copy the inputs to $shm"
+	run_corpus=$shm/corpus run_seeds=$shm/seeds
+fi
+
 args=(-seed="$seed" -dict="$fz/cma.dict" -max_len=2048 -timeout=10 -rss_limit_mb=2048
 	-print_final_stats=1 -artifact_prefix="$out/crashes/")
 if [ -n "$time" ]; then args+=(-max_total_time="$time"); else args+=(-runs="$runs"); fi
@@ -118,7 +145,7 @@ s5p_info "log: $out/fuzz.log"
 t0=$(date +%s)
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-	"$bin" "${args[@]}" "$corpus" "$seeds" >"$out/fuzz.log" 2>&1 &
+	"${runner[@]}" "$bin" "${args[@]}" "$run_corpus" "$run_seeds" >"$out/fuzz.log" 2>&1 &
 pid=$!
 # Progress every 20 s, as the other long steps print it.
 while kill -0 $pid 2>/dev/null; do
@@ -144,6 +171,7 @@ echo "fuzz-cma: ${execs:-?} executions in ${secs} s ($(( ${execs:-0} / (secs > 0
 echo "fuzz-cma: coverage: ${cov:-?} edges, ${ft:-?} features; corpus ${corp:-?} (from $nseeds seeds)"
 echo "fuzz-cma: ${#crashes[@]} crashes"
 echo "fuzz-cma: target $bin, log $out/fuzz.log"
+[ ${#runner[@]} = 0 ] || echo "fuzz-cma: the target runs under ${runner[*]} (this host's kernel runs no i386 binary)"
 for c in "${crashes[@]}"; do
 	echo "fuzz-cma: crash input: $c"
 done
@@ -153,7 +181,7 @@ coverage_report() {
 	make -s -C "$fz" KSRC="$KSRC" O="$build" BITS="$bits" "$build/fuzz-cma-cov" \
 		>>"$build/build.log" 2>&1 || { echo "fuzz-cma: the coverage build failed (log: $build/build.log)"; return 1; }
 	rm -f "$prof"
-	LLVM_PROFILE_FILE=$prof "$build/fuzz-cma-cov" -runs=0 "$corpus" "$seeds" >"$out/coverage-run.log" 2>&1 ||
+	LLVM_PROFILE_FILE=$prof "${runner[@]}" "$build/fuzz-cma-cov" -runs=0 "$run_corpus" "$run_seeds" >"$out/coverage-run.log" 2>&1 ||
 		{ echo "fuzz-cma: the coverage run failed (log: $out/coverage-run.log)"; return 1; }
 	llvm-profdata merge -o "$out/coverage.profdata" "$prof" || return 1
 	llvm-cov show "$build/fuzz-cma-cov" -instr-profile="$out/coverage.profdata" \
@@ -171,11 +199,12 @@ coverage_report() {
 	echo "fuzz-cma: annotated source: $out/coverage.txt"
 }
 [ $coverage = 0 ] || [ ${#crashes[@]} -gt 0 ] || coverage_report
+[ -z "$shm" ] || cp -a "$run_corpus/." "$corpus/" || echo "fuzz-cma: could not copy the corpus back from $run_corpus to $corpus"
 
 if [ ${#crashes[@]} -gt 0 ] || [ $rc != 0 ]; then
 	grep -a -m3 -E 'PROPERTY FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' \
 		"$out/fuzz.log" | sed 's/^\(fuzz-cma: \)\{0,1\}/fuzz-cma: /'
-	echo "fuzz-cma: reproduce with: $bin ${crashes[0]:-<input>}"
+	echo "fuzz-cma: reproduce with: ${runner[*]:+${runner[*]} }$bin ${crashes[0]:-<input>}"
 	exit 1
 fi
 exit 0

@@ -25,6 +25,12 @@ HOST_PKGS=(
 	libjpeg-turbo-progs libjpeg62-turbo-dev
 	libattr1-dev libcap-ng-dev # QEMU's virtfs (9p): boot.sh --share
 	python3-matplotlib
+	# the host fuzzer (scripts/fuzz-cma.sh, docs/fuzzing.md): libFuzzer and
+	# the sanitizer runtimes, llvm-cov, and its default i386 build
+	clang libclang-rt-14-dev llvm libc6-dev-i386 lib32stdc++-12-dev
+	# ... and qemu-i386 to run that build where the host's kernel has no
+	# IA32 emulation (without qemu-user-binfmt: nothing is registered)
+	qemu-user
 )
 
 check=0 update=0

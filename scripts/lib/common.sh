@@ -112,6 +112,28 @@ s5p_need_cmd() {
 	done
 }
 
+# s5p_i386_runner: print what runs an i386 binary on this host: nothing
+# when its kernel runs them (IA32 emulation), "qemu-i386" (user-mode QEMU,
+# Debian's qemu-user) when it cannot, as in a VM whose kernel is built
+# without it.  Status 1 when neither works.  The answer is probed once per
+# shell with a tiny program built by gcc -m32.
+s5p_i386_runner() {
+	if [ -z "${S5P_I386_RUNNER+set}" ]; then
+		local d
+		d=$(mktemp -d) || return 1
+		if printf 'int main(void) { return 0; }\n' | gcc -m32 -x c -o "$d/probe" - 2>/dev/null; then
+			if "$d/probe" 2>/dev/null; then
+				S5P_I386_RUNNER=
+			elif command -v qemu-i386 >/dev/null && qemu-i386 "$d/probe"; then
+				S5P_I386_RUNNER=qemu-i386
+			fi
+		fi
+		rm -rf "$d"
+	fi
+	[ -n "${S5P_I386_RUNNER+set}" ] || return 1
+	printf '%s' "$S5P_I386_RUNNER"
+}
+
 # Version of an installed Debian package, or empty.
 s5p_pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
 

@@ -550,7 +550,8 @@ static void check_movable(const struct input *in, const struct logged_region *lr
 	const char *from, *p;
 
 	snprintf(value, sizeof(value), "%s", effective_movable(in, &from));
-	for (t = value; *value; t = e + 1) {
+	last = !*value;				/* "": no entry at all */
+	for (t = value; !last; t = e + 1) {
 		e = t + strcspn(t, ",");
 		last = !*e;
 		*e = '\0';
@@ -573,7 +574,7 @@ static void check_movable(const struct input *in, const struct logged_region *lr
 	}
 	if (errors != bad)
 		fail("cma_movable=%s: %u \"cma_movable=:\" errors, %u entries empty, malformed or of no region",
-		     value, errors, bad);
+		     effective_movable(in, &from), errors, bad);
 	for (i = 0; i < nr; i++) {
 		int whole = !(lr[i].base % block) && !(lr[i].size % block);
 		int want = (all || named[i]) && whole;
