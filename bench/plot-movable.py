@@ -13,10 +13,10 @@ pressure.txt has bench-movable.sh --pressure's lines:
 
     PRESSURE <trace> <kernel> <load> allocs <n> failed <n> ... alloc-ns <p50> <p99> <max> ...
 
-and gives movable-pressure.png: per trace and load, the failed share and
-the p50 and p99 allocation latency of each kernel.  A file whose name does
-not say memory or pressure is recognised by its first word.  Needs
-python3-matplotlib (scripts/setup.sh installs it).
+and gives movable-pressure.png: per trace and load, the p50 and p99
+allocation latency of each kernel, with its count of failed allocations.
+Each line is told by its first word, so the files may come in any order.
+Needs python3-matplotlib (scripts/setup.sh installs it).
 """
 import os
 import sys

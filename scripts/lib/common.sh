@@ -115,23 +115,21 @@ s5p_need_cmd() {
 # s5p_i386_runner: print what runs an i386 binary on this host: nothing
 # when its kernel runs them (IA32 emulation), "qemu-i386" (user-mode QEMU,
 # Debian's qemu-user) when it cannot, as in a VM whose kernel is built
-# without it.  Status 1 when neither works.  The answer is probed once per
-# shell with a tiny program built by gcc -m32.
+# without it.  Status 1 when neither works.  Probed with a tiny program
+# built by gcc -m32.
 s5p_i386_runner() {
-	if [ -z "${S5P_I386_RUNNER+set}" ]; then
-		local d
-		d=$(mktemp -d) || return 1
-		if printf 'int main(void) { return 0; }\n' | gcc -m32 -x c -o "$d/probe" - 2>/dev/null; then
-			if "$d/probe" 2>/dev/null; then
-				S5P_I386_RUNNER=
-			elif command -v qemu-i386 >/dev/null && qemu-i386 "$d/probe"; then
-				S5P_I386_RUNNER=qemu-i386
-			fi
+	local d rc=1
+	d=$(mktemp -d) || return 1
+	if printf 'int main(void) { return 0; }\n' | gcc -m32 -x c -o "$d/probe" - 2>/dev/null; then
+		if "$d/probe" 2>/dev/null; then
+			rc=0
+		elif command -v qemu-i386 >/dev/null && qemu-i386 "$d/probe"; then
+			printf 'qemu-i386'
+			rc=0
 		fi
-		rm -rf "$d"
 	fi
-	[ -n "${S5P_I386_RUNNER+set}" ] || return 1
-	printf '%s' "$S5P_I386_RUNNER"
+	rm -rf "$d"
+	return $rc
 }
 
 # Version of an installed Debian package, or empty.

@@ -218,7 +218,10 @@ if "$py" -c 'import matplotlib' 2>/dev/null; then
 		bash -c "! '$py' '$S5P_TOP/bench/plot-movable.py' -o '$T_TMP/mv' '$T_TMP/bad.txt' >'$T_TMP/pm.out' 2>&1 &&
 			grep -q 'bad.txt:1: cannot parse: PRESSURE media static hog allocs x' '$T_TMP/pm.out'"
 else
-	t_fail "bench/plot.py: python3-matplotlib is missing (scripts/setup.sh installs it)"
+	for what in "writes a PNG per chunk map" "names a map line it cannot parse" \
+		"plot-movable.py draws" "plot-movable.py names a line it cannot parse"; do
+		t_fail "bench/plot.py $what: python3-matplotlib is missing (scripts/setup.sh installs it)"
+	done
 fi
 
 t_done

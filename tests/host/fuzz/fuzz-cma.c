@@ -618,7 +618,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const size_t movable_tail_len = sizeof(": movable: its free memory serves movable pages") - 1;
 	unsigned int n_parsed, i, j, sum_kib = 0;
 	unsigned int s_regions, s_kib, s_rules, s_problems;
-	int have_summary = 0, have_cma = 0, have_map = 0, have_movable = 0, ret, k;
+	int have_summary = 0, have_cma = 0, have_map = 0, have_movable = 0, k;
 	const char *want, *from;
 	char expect[CMA_PARAM_MAX + 64];
 	char effective[sizeof(cma_regions_str)];
