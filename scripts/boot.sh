@@ -27,6 +27,8 @@
 #                     and writable both ways while the guest runs (virtio-9p);
 #                     the guest's writes are in DIR when --cmd returns.  A
 #                     missing or unwritable DIR: one line, status 2
+#   --dtb FILE        boot with the device tree blob FILE instead of the
+#                     board's (your own, e.g. with reserved-memory nodes)
 #   --module FILE.ko  load FILE.ko (built by scripts/kmod.sh) in the guest
 #                     before --cmd runs or the shell starts; repeatable, loaded
 #                     in the order given.  One that does not load: its error
@@ -56,7 +58,7 @@
 usage() { sed -n '2,/^[^#]/p' "$S5P_TOP/scripts/boot.sh" | sed -n 's/^# \{0,1\}//p'; }
 bad_usage() { printf 'error: %s (try --help)\n' "$1" >&2; exit 2; }
 
-board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0 demo= share=
+board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0 demo= share= dtb=
 modules=()
 flavour=${S5P_FLAVOUR:-default} check_log=${S5P_CHECK_LOG:-0}
 while [ $# -gt 0 ]; do
@@ -74,6 +76,10 @@ while [ $# -gt 0 ]; do
 	--check-log) check_log=1; shift ;;
 	--build-only) build_only=1; shift ;;
 	--share) [ $# -ge 2 ] || bad_usage "--share needs a directory"; share=$2; shift 2 ;;
+	--dtb)
+		[ $# -ge 2 ] || bad_usage "--dtb needs a .dtb file"
+		[ -f "$2" ] && [ -r "$2" ] || bad_usage "--dtb: no readable file '$2'"
+		dtb=$(realpath "$2"); shift 2 ;;
 	--module)
 		[ $# -ge 2 ] || bad_usage "--module needs a .ko file"
 		[ -f "$2" ] && [ -r "$2" ] || bad_usage "--module: no readable file '$2'"
@@ -156,7 +162,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 kargs="console=$console,115200n8 earlycon panic=-1"
-qemu_args=(-M "$board" -kernel "$KIMAGE" -dtb "$DTB" -display none -no-reboot)
+qemu_args=(-M "$board" -kernel "$KIMAGE" -dtb "${dtb:-$DTB}" -display none -no-reboot)
 # --share: virtio-9p on one of the machine's virtio-mmio transports, mount
 # tag "host" (/init mounts it at /host); files are created as the user
 # running QEMU (security_model=none).  QEMU wants commas in a path doubled.
@@ -207,6 +213,17 @@ fi
 : >"$run/console.log"
 : >"$run/out.log"
 
+# Inside a test suite (tests/run.sh sets S5P_SUITE_DEADLINE, when the suite
+# will be killed), the boot ends 20 s before its suite would be, so that its
+# own diagnosis (below) prints.
+if [ -n "${S5P_SUITE_DEADLINE:-}" ]; then
+	left=$((S5P_SUITE_DEADLINE - $(date +%s) - 20))
+	[ "$left" -ge 1 ] || left=1
+	if [ "$timeout" -gt "$left" ]; then
+		s5p_info "--timeout ${timeout}s cut to ${left}s: the test suite's own timeout comes first"
+		timeout=$left
+	fi
+fi
 # The console (kernel log) goes to a file; the command's output has a UART
 # of its own, so kernel messages never mix into it.
 timeout -k 5 "$timeout" "$QEMU" "${qemu_args[@]}" -initrd "$run/initrd" \
@@ -256,6 +273,17 @@ if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" >"$run/reports"
 		"$(wc -l <"$run/reports")" "$flavour" "${log:-$clog}" >&2
 	head -n 8 "$run/reports" | sed 's/^/    /' >&2
 	[ "${status:-1}" != 0 ] || status=3
+fi
+# A kernel built with kmemleak (the debug flavour) must have scanned: /init
+# logs "S5P-KMEMLEAK <n> ..." after the command.  No count (kmemleak=off,
+# kmemleak disabled after an error, no debugfs) is a failed check, not a pass.
+if [ "$check_log" = 1 ] && [ "${status:-1}" = 0 ] &&
+	grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$KBUILD/.config" 2>/dev/null &&
+	! grep -qaE 'S5P-KMEMLEAK [0-9]+ ' "$run/console.log"; then
+	why=$(grep -ao 'S5P-KMEMLEAK-OFF .*' "$run/console.log" | head -n1 | tr -d '\r')
+	printf 'error: this kernel has kmemleak, but /init logged no S5P-KMEMLEAK count: %s (console log: %s)\n' \
+		"${why:-no scan ran}" "${log:-$clog}" >&2
+	status=3
 fi
 if [ -n "$status" ]; then
 	if [ -n "$demo" ] && [ "$status" = 0 ]; then

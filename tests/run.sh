@@ -7,18 +7,29 @@
 # Installs what is missing (scripts/setup.sh), builds what is stale, then runs
 # every suite.  A suite is an executable tests/suites/NN-name.sh that prints
 # TAP-style result lines at the start of a line:  "ok - what" / "not ok - what"
-# (a number after ok is allowed; indented lines are not counted), declares
-# how many it runs ("# s5p-plan N", tests/lib/tap.sh t_plan) and ends with
-# "# s5p-done" (t_done).  Each of these is one more failure:
+# (a number after ok is allowed; indented lines are not counted; "ok ... # SKIP
+# why" is a skipped check, counted apart), declares how many it runs
+# ("# s5p-plan N", tests/lib/tap.sh t_plan) and ends with "# s5p-done"
+# (t_done).  Each of these is one more failure:
 #   - a tests/suites/*.sh file without its run bit;
 #   - a suite that exits non-zero without reporting a failure;
 #   - a suite that never prints "# s5p-done" (it stopped early);
 #   - a suite whose number of checks differs from its plan, or has no plan;
 #   - a suite still running after its timeout ("# s5p-timeout: SECONDS" in its
-#     header, default 1200; scaled by 4 on the debug kernel).
+#     header, default 1200; scaled by 4 on the debug kernel).  It is told
+#     (SIGTERM) and keeps its logs; a boot inside it never outlives it
+#     (S5P_SUITE_DEADLINE caps boot.sh's --timeout, so the boot's own
+#     diagnosis prints first).
 # Suites whose header says "# s5p-flavours: default debug" run a second time
 # on the debug kernel (KASAN, lockdep, kmemleak, UBSAN...: docs/testing.md),
 # reported as NAME@debug; S5P_FLAVOURS="default" skips that pass.
+# Two lanes: suites run S5P_JOBS at a time (default: one per core, at most
+# 2), the longest first (the times of the last run, $S5P_CACHE/test-logs/
+# times, else tests/suites/times), default and debug passes interleaved.  A
+# suite whose header says "# s5p-alone: WHY" (timing checks, the pipeline's
+# lock and cache checks) runs with nothing beside it, before the others.
+# Each suite's lines print as one block when it ends ("# started NAME" when
+# it starts).
 # Every guest boot fails on a kernel report in its console (S5P_CHECK_LOG=1).
 # The qtests and the default kernel's boots run on the sanitizer QEMU
 # (S5P_QEMU_FLAVOUR=asan: ASan + UBSan, docs/qemu.md); a report fails them.
@@ -28,9 +39,12 @@
 # What the boots need (QEMU, kernels, device trees, initramfs) is built
 # before the suites start, so a suite's timeout is its own time.
 # A failing suite's logs (console logs of its boots included) are kept in
-# $S5P_CACHE/test-logs/NAME.files/, which the summary line names.
-# The last line is "N passed, N failed"; the exit status is non-zero on any
-# failure.
+# $S5P_CACHE/test-logs/NAME.files/, which the summary line names.  Each
+# suite's time is in $S5P_CACHE/test-logs/times.tsv (scripts/test-times.sh
+# prints the table).
+# Ctrl-C (or SIGTERM) ends the running suites, their boots and QEMU.
+# The last line is "N passed, N failed, N skipped"; the exit status is
+# non-zero on any failure.
 . "$(dirname "$0")/../scripts/lib/common.sh"
 
 case "${1:-}" in
@@ -48,6 +62,12 @@ for s in "$S5P_TOP"/tests/suites/*.sh; do
 done
 [ ${#all[@]} -gt 0 ] || s5p_die "no test suite matches '$*' (the suites: $(cd "$S5P_TOP/tests/suites" && ls -- *.sh | tr '\n' ' '))"
 
+jobs_max=${S5P_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || s5p_die "S5P_JOBS must be a whole number of lanes (1, 2...), not '$jobs_max'"
+# Each lane keeps about one core busy (a one-vCPU TCG guest, a fuzzer).
+[ -n "${S5P_JOBS:-}" ] || [ "$jobs_max" -le 2 ] || jobs_max=2
+
+start=$(date +%s)
 "$S5P_TOP/scripts/setup.sh" || s5p_die "setup failed; the tests cannot run"
 . "$S5P_TOP/scripts/lib/versions.sh"
 versions=$(s5p_versions_line) || s5p_die "cannot tell which Debian versions to use (above)"
@@ -64,68 +84,11 @@ qemu_for() {
 	elif [ "$1" = default ]; then echo asan
 	else echo plain; fi
 }
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 failures=()
 
 # header FILE KEY: the value of "# s5p-KEY: VALUE" in a suite's header.
 header() { sed -n "s/^# s5p-$2: *//p" "$1" | head -n1; }
-
-# run_suite FILE FLAVOUR
-run_suite() {
-	local s=$1 flavour=$2 name log rc p f plan tmo t0
-	name=$(basename "$s" .sh)
-	[ "$flavour" = default ] || name=$name@$flavour
-	log=$logdir/$name.log
-	export S5P_TEST_LOGDIR=$logdir/$name.files
-	rm -rf "$S5P_TEST_LOGDIR"
-	printf '# suite %s\n' "$name"
-	t0=$(date +%s)
-	f=0
-	if [ ! -x "$s" ]; then
-		printf 'not ok - %s: %s is not executable (chmod +x it)\n' "$name" "$s" | tee "$log"
-		p=0 f=1
-	else
-		tmo=$(header "$s" timeout)
-		tmo=${tmo:-1200}
-		[ "$flavour" = default ] || tmo=$((tmo * 4))
-		S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") \
-			timeout -k 30 "$tmo" "$s" 2>&1 </dev/null | tee "$log" |
-			while IFS= read -r line; do
-				case "$line" in
-				'ok'* | 'not ok'* | '# '* | 'Bail out!'*) printf '%s\n' "$line" ;;
-				esac
-			done
-		rc=${PIPESTATUS[0]}
-		p=$(grep -cE '^ok\b' "$log" || true)
-		f=$(grep -cE '^not ok\b' "$log" || true)
-		plan=$(sed -n 's/^# s5p-plan \([0-9]*\)$/\1/p' "$log" | head -n1)
-		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-			printf 'not ok - %s: still running after its timeout of %ss, killed\n' "$name" "$tmo"
-			f=$((f + 1))
-		elif ! grep -qx '# s5p-done' "$log"; then
-			printf 'not ok - %s: stopped early (status %s; no "# s5p-done")\n' "$name" "$rc"
-			f=$((f + 1))
-		elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-			printf 'not ok - %s: the suite exited with status %s\n' "$name" "$rc"
-			f=1
-		fi
-		if [ -z "$plan" ]; then
-			printf 'not ok - %s: declares no plan (t_plan N)\n' "$name"
-			f=$((f + 1))
-		elif [ $((p + $(grep -cE '^not ok\b' "$log" || true))) != "$plan" ]; then
-			printf 'not ok - %s: ran %s checks, its plan says %s\n' "$name" \
-				"$((p + $(grep -cE '^not ok\b' "$log" || true)))" "$plan"
-			f=$((f + 1))
-		fi
-	fi
-	[ "$f" = 0 ] || failures+=("$name ($f)")
-	passed=$((passed + p))
-	failed=$((failed + f))
-	local where=$log
-	[ ! -d "$S5P_TEST_LOGDIR" ] || where="$log and $S5P_TEST_LOGDIR/"
-	printf '# suite %s: %s passed, %s failed in %ss (log: %s)\n' "$name" "$p" "$f" \
-		$(($(date +%s) - t0)) "$where"
-}
 
 # runs_on FILE FLAVOUR: whether the suite runs on that kernel flavour.
 runs_on() {
@@ -134,7 +97,19 @@ runs_on() {
 # boots FILE: whether the suite boots a guest.
 boots() { grep -qE 'scripts/(boot|fuzz-guest|stress-cma|bench-[a-z]+)|boot-\$|t_guest_boot' "$1"; }
 
-start=$(date +%s)
+# Ctrl-C or SIGTERM: end every running suite (timeout passes the signal
+# to the suite's process group: its boots and QEMU), then stop.
+declare -A running=()	# timeout's PID -> job
+interrupted() {
+	trap - INT TERM
+	printf '# interrupted: ending %s running suite(s)\n' "${#running[@]}"
+	[ ${#running[@]} = 0 ] || kill -TERM "${!running[@]}" 2>/dev/null
+	wait
+	printf '%s passed, %s failed, %s skipped\n' "$passed" "$((failed + 1))" "$skipped"
+	exit 130
+}
+trap interrupted INT TERM
+
 for flavour in $flavours; do
 	need=0
 	for s in "${all[@]}"; do
@@ -157,13 +132,145 @@ for flavour in $flavours; do
 	done
 	printf '# built in %ss\n' $(($(date +%s) - t0))
 done
+
+# The jobs: "SECONDS NAME FILE FLAVOUR", the longest first.  SECONDS is the
+# suite's time in the last run here, or in tests/suites/times (a warm run
+# of this project's), or 300.
+declare -A est=()
+for f in "$S5P_TOP/tests/suites/times" "$logdir/times"; do
+	[ -f "$f" ] || continue
+	while read -r n sec _; do
+		[[ $n == \#* ]] || [ -z "$sec" ] || est[$n]=$sec
+	done <"$f"
+done
+alone=() lanes=()
 for flavour in $flavours; do
 	for s in "${all[@]}"; do
 		runs_on "$s" "$flavour" || continue
-		run_suite "$s" "$flavour"
+		name=$(basename "$s" .sh)
+		[ "$flavour" = default ] || name=$name@$flavour
+		job="${est[$name]:-300} $name $flavour"
+		if [ -n "$(header "$s" alone)" ]; then alone+=("$job"); else lanes+=("$job"); fi
 	done
 done
-printf '# total time %ss\n' $(($(date +%s) - start))
+[ ${#lanes[@]} = 0 ] || mapfile -t lanes < <(printf '%s\n' "${lanes[@]}" | sort -k1,1nr -k2,2)
+
+times=$logdir/times.tsv
+printf 'suite\tseconds\tpassed\tfailed\tskipped\tstarted\n' >"$times"
+
+# start_job NAME FLAVOUR: start the suite in the background, output in its
+# log; records it in running[].
+start_job() {
+	local name=$1 flavour=$2 log tmo s
+	s=$S5P_TOP/tests/suites/${name%@*}.sh
+	log=$logdir/$name.log
+	rm -rf "$logdir/$name.files"
+	tmo=$(header "$s" timeout)
+	tmo=${tmo:-1200}
+	[ "$flavour" = default ] || tmo=$((tmo * 4))
+	if [ ! -x "$s" ]; then
+		printf 'not ok - %s: %s is not executable (chmod +x it)\n' "$name" "$s" >"$log"
+		running[0$name]="$name $flavour $(date +%s) $tmo"
+		return
+	fi
+	printf '# started %s (%s running)\n' "$name" "$((${#running[@]} + 1))"
+	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") \
+		S5P_TEST_LOGDIR=$logdir/$name.files S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
+		timeout -k 30 "$tmo" "$s" </dev/null >"$log" 2>&1 &
+	running[$!]="$name $flavour $(date +%s) $tmo"
+}
+
+# count WHAT LOG: how many result lines of a kind the log holds.
+count() {
+	case "$1" in
+	ok) grep -cE '^ok\b' "$2" ;;
+	skip) grep -ciE '^ok\b.*#[[:space:]]*skip' "$2" ;;
+	fail) grep -cE '^not ok\b' "$2" ;;
+	esac
+}
+
+# finish_job KEY RC: judge a finished suite and print its block.
+finish_job() {
+	local key=$1 rc=$2 name flavour t0 tmo log p k f plan dir where
+	read -r name flavour t0 tmo <<<"${running[$key]}"
+	unset "running[$key]"
+	log=$logdir/$name.log
+	dir=$logdir/$name.files
+	printf '# suite %s\n' "$name"
+	if [ "${key:0:1}" = 0 ]; then
+		cat "$log"
+		p=0 k=0 f=1
+	else
+		grep -aE '^(ok|not ok|# |Bail out!)' "$log"
+		k=$(count skip "$log") p=$(($(count ok "$log") - k)) f=$(count fail "$log")
+		plan=$(sed -n 's/^# s5p-plan \([0-9]*\)$/\1/p' "$log" | head -n1)
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			printf 'not ok - %s: still running after its timeout of %ss, killed\n' "$name" "$tmo"
+			f=$((f + 1))
+		elif ! grep -qx '# s5p-done' "$log"; then
+			printf 'not ok - %s: stopped early (status %s; no "# s5p-done")\n' "$name" "$rc"
+			f=$((f + 1))
+		elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+			printf 'not ok - %s: the suite exited with status %s\n' "$name" "$rc"
+			f=1
+		fi
+		if [ -z "$plan" ]; then
+			printf 'not ok - %s: declares no plan (t_plan N)\n' "$name"
+			f=$((f + 1))
+		elif [ $((p + k + $(count fail "$log"))) != "$plan" ]; then
+			printf 'not ok - %s: ran %s checks, its plan says %s\n' "$name" \
+				"$((p + k + $(count fail "$log")))" "$plan"
+			f=$((f + 1))
+		fi
+	fi
+	[ "$f" = 0 ] || failures+=("$name ($f)")
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
+	where=$log
+	[ ! -d "$dir" ] || where="$log and $dir/"
+	local sec=$(($(date +%s) - t0))
+	printf '# suite %s: %s passed, %s failed, %s skipped in %ss (log: %s)\n' "$name" "$p" "$f" "$k" \
+		"$sec" "$where"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$sec" "$p" "$f" "$k" "$((t0 - suites_start))" >>"$times"
+}
+
+# wait_one: wait for any running suite to end and judge it.
+wait_one() {
+	local pid rc key
+	for key in "${!running[@]}"; do
+		# a suite that could not start is judged at once
+		[ "${key:0:1}" != 0 ] || { finish_job "$key" 1; return; }
+	done
+	pid=
+	wait -n -p pid "${!running[@]}"
+	rc=$?
+	[ -n "$pid" ] || return 0
+	finish_job "$pid" "$rc"
+}
+
+suites_start=$(date +%s)
+for job in "${alone[@]}"; do
+	read -r _ name flavour <<<"$job"
+	start_job "$name" "$flavour"
+	wait_one
+done
+for job in "${lanes[@]}"; do
+	read -r _ name flavour <<<"$job"
+	while [ ${#running[@]} -ge "$jobs_max" ]; do wait_one; done
+	start_job "$name" "$flavour"
+done
+while [ ${#running[@]} -gt 0 ]; do wait_one; done
+trap - INT TERM
+
+# What the next run schedules by: this run's times (a suite not run keeps
+# its old one).
+{
+	[ ! -f "$logdir/times" ] || cat "$logdir/times"
+	awk -F'\t' 'NR > 1 { print $1, $2 }' "$times"
+} | awk '{ t[$1] = $2 } END { for (n in t) print n, t[n] }' | sort >"$logdir/times.new" &&
+	mv "$logdir/times.new" "$logdir/times"
+
+printf '# suites took %ss in %s lane(s); total time %ss (scripts/test-times.sh prints the table)\n' \
+	$(($(date +%s) - suites_start)) "$jobs_max" $(($(date +%s) - start))
 [ ${#failures[@]} = 0 ] || printf '# failing suites: %s\n' "${failures[*]}"
-printf '%s passed, %s failed\n' "$passed" "$failed"
+printf '%s passed, %s failed, %s skipped\n' "$passed" "$failed" "$skipped"
 [ "$failed" = 0 ]

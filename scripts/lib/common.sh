@@ -135,15 +135,20 @@ s5p_i386_runner() {
 # Version of an installed Debian package, or empty.
 s5p_pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
 
-# What counts as a kernel report in a console log: BUG (KASAN, sleeping in
-# atomic, spinlock, SLUB's "BUG kmalloc-64 (Not tainted): ..."), WARNING
-# (WARN_ON, lockdep, DEBUG_LIST, refcount), Oops, panics, UBSAN, DMA-API
-# debugging, debug objects, kmemleak's unreferenced objects, hung tasks and
-# RCU stalls.  kmemleak: the objects /init prints after its last scan
-# ("unreferenced object 0x..."), not kmemleak's own "N new suspected memory
-# leaks" line, which its first scans may print for objects an RCU callback
-# frees a moment later (rootfs/init, kmemleak_scan).
-S5P_REPORT_RE='BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Kernel panic|UBSAN:|DMA-API: ([^ ]+ [^ ]+: |debugging out of memory|cacheline tracking)|ODEBUG: |unreferenced object 0x|INFO: task .* blocked|rcu: INFO:|detected stall|cut here'
+# What counts as a kernel report in a console log, one extended regular
+# expression a line in tests/guest/kernel-reports.re: the one list the host
+# (boot.sh --check-log, every suite's t_no_reports) and the guest scripts
+# (/tests/kernel-reports.re, kernel_reports in tests/guest/lib.sh) both
+# use.  BUG (KASAN, sleeping in atomic, spinlock, SLUB's "BUG kmalloc-64
+# (Not tainted): ..."), WARNING (WARN_ON, lockdep, DEBUG_LIST, refcount),
+# lockdep turning itself off or finding a non-static key, Oops, panics,
+# UBSAN, DMA-API debugging, debug objects, kmemleak's unreferenced objects,
+# hung tasks and RCU stalls.  kmemleak: the objects /init prints after its
+# last scan ("unreferenced object 0x..."), not kmemleak's own "N new
+# suspected memory leaks" line, which its first scans may print for objects
+# an RCU callback frees a moment later (rootfs/init, kmemleak_scan).
+S5P_REPORT_PATTERNS=$S5P_TOP/tests/guest/kernel-reports.re
+S5P_REPORT_RE=$(paste -sd'|' "$S5P_REPORT_PATTERNS")
 
 # s5p_kernel_reports LOG: print the report lines of a console log (none:
 # exit status 1, like grep).

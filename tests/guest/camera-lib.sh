@@ -96,6 +96,22 @@ wait_buffers() {
 	sleep 0.3
 }
 
+# streaming WHAT PID LOG: before something is done "while streaming", a
+# check that it is: the process PID is alive and v4l2-ctl has logged a
+# dequeued buffer ('<' capture, '>' output) in LOG (waits up to 20 s).
+streaming() {
+	t=0
+	while [ $t -lt 200 ] && kill -0 "$2" 2>/dev/null && ! grep -q '[<>]' "$3" 2>/dev/null; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	if kill -0 "$2" 2>/dev/null && grep -q '[<>]' "$3" 2>/dev/null; then
+		ok "$1: streaming before it (a buffer dequeued)"
+	else
+		not_ok "$1: not streaming before it (process $(kill -0 "$2" 2>/dev/null && echo alive || echo gone); log: $(tail -c 200 "$3" 2>/dev/null | tr -d '\r<>'))"
+	fi
+}
+
 # region_bounds NAME: "base end" (hex) of a CMA region
 region_bounds() {
 	sed -n "s/^$1: base=\(0x[0-9a-f]*\) size=\(0x[0-9a-f]*\) .*/\1 \2/p" \

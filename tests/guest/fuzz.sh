@@ -63,13 +63,13 @@ sleep 1
 # Kernel reports since the start mark (the host also searches the whole
 # console log)
 dmesg | sed -n '/s5p-fuzz-guest: start/,$p' >/tmp/fuzz.dmesg
-reports=$(grep -E 'BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Internal error|Kernel panic|UBSAN:|KASAN|DMA-API: |ODEBUG: |suspected memory leak|INFO: task .* blocked|rcu: INFO:|cut here|list_add corruption|list_del corruption|refcount_t:' /tmp/fuzz.dmesg)
+reports=$(kernel_reports /tmp/fuzz.dmesg)
 if [ -z "$reports" ]; then
 	ok "fuzz: no kernel report in the log since the fuzzer started (seed $seed)"
 else
 	not_ok "fuzz: kernel reports after fuzzing with seed $seed"
 	echo "$reports" | head -n 10 | sed 's/^/#   /'
-	grep -A25 -m1 -E 'BUG:|WARNING:|Oops|UBSAN:|Internal error|cut here' /tmp/fuzz.dmesg |
+	grep -A25 -m1 -E -f /tests/kernel-reports.re /tmp/fuzz.dmesg |
 		sed 's/^/#   /'
 fi
 

@@ -36,3 +36,11 @@ check_eq() {
 irq_count() {
 	awk -v n="$1" '$NF == n { print $2 }' /proc/interrupts
 }
+
+# kernel_reports [FILE]: the kernel report lines (BUG, WARNING, Oops, KASAN,
+# UBSAN, lockdep, DMA-API, kmemleak...) of FILE or standard input; the
+# host's list (tests/guest/kernel-reports.re, scripts/lib/common.sh).
+# Status 1 when there are none, like grep.
+kernel_reports() {
+	grep -aE -f /tests/kernel-reports.re "$@"
+}

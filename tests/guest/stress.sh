@@ -39,7 +39,7 @@ fi
 
 cma_nothing_lost "stress: nothing lost once every process has exited"
 dmesg | sed -n '/s5p-stress-guest: start/,$p' >/tmp/stress.dmesg
-reports=$(grep -E 'BUG:|BUG [^ ]+ \((Not t|T)ainted\)|WARNING:|Oops|Unable to handle|Internal error|Kernel panic|UBSAN:|KASAN|DMA-API: |ODEBUG: |INFO: task .* blocked|rcu: INFO:|cut here|list_add corruption|list_del corruption|refcount_t:|cma: .*no chunk starts there' /tmp/stress.dmesg)
+reports=$(kernel_reports /tmp/stress.dmesg; grep -E 'cma: .*no chunk starts there' /tmp/stress.dmesg)
 if [ -z "$reports" ]; then
 	ok "stress: no kernel report in the log since cma-stress started"
 else

@@ -23,6 +23,10 @@ t_cleanup() {
 	rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT
+# Killed at its timeout (tests/run.sh's timeout sends SIGTERM to the suite's
+# process group, its boots included): keep the logs, like a failing suite.
+trap 'printf "# killed by SIGTERM (its timeout?): logs kept\n"; T_FAILED=$((T_FAILED + 1)); exit 143' TERM
+trap 'T_FAILED=$((T_FAILED + 1)); exit 130' INT
 
 # t_plan N [FLAVOUR=M...]: the number of checks, on the default kernel and
 # (when it differs, because fewer scenarios run there) on another flavour.
@@ -50,7 +54,48 @@ t_wanted() {
 	return 1
 }
 t_pass() { printf 'ok - %s\n' "$*"; }
+# t_skip WHAT WHY: a check that could not run here; counted apart ("N
+# skipped" in the summary), never as passed.
+t_skip() { printf 'ok - %s # SKIP %s\n' "$1" "$2"; }
 t_fail() { printf 'not ok - %s\n' "$*"; T_FAILED=$((T_FAILED + 1)); }
+
+# t_relay [-s STRIP] PREFIX: relay the TAP lines on standard input (a guest
+# script's, a host checker's): "ok - X" / "not ok - X" as "ok - PREFIXX"
+# (STRIP taken off the front of X first, when there), "# " lines as they
+# are; everything else is dropped.  A relayed failure is the suite's
+# (T_FAILED: its logs are kept).  Feed it by redirection, not a pipe, or
+# the count is lost in a subshell:  t_relay "main: " <"$T_OUT"
+t_relay() {
+	local strip= prefix line x
+	if [ "$1" = -s ]; then strip=$2; shift 2; fi
+	prefix=$1
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		'ok - '*)
+			x=${line#ok - }
+			printf 'ok - %s%s\n' "$prefix" "${x#"$strip"}"
+			;;
+		'not ok - '*)
+			x=${line#not ok - }
+			printf 'not ok - %s%s\n' "$prefix" "${x#"$strip"}"
+			T_FAILED=$((T_FAILED + 1))
+			;;
+		'# '*) printf '%s\n' "$line" ;;
+		esac
+	done
+}
+
+# t_relay_cmd PREFIX COMMAND...: run a host checker and relay its TAP lines
+# (t_relay); its failing exit status is the suite's failure too.
+t_relay_cmd() {
+	local prefix=$1 rc=0
+	shift
+	"$@" >"$T_TMP/relay.out" 2>&1 || rc=$?
+	t_relay "$prefix" <"$T_TMP/relay.out"
+	[ "$rc" = 0 ] || { T_FAILED=$((T_FAILED + 1)); printf '# %s exited with status %s\n' "$1" "$rc"; }
+	return "$rc"
+}
 
 # t_check WHAT COMMAND...: ok when COMMAND succeeds; shows its output if not.
 t_check() {
@@ -96,7 +141,7 @@ t_guest_boot() {
 	"$S5P_TOP/scripts/boot-$board.sh" --cmd "/tests/$script $scenario" \
 		${append:+--append "$append"} --log "$T_LOG" --timeout 900 >"$T_OUT" 2>"$T_TMP/err"
 	T_RC=$?
-	grep -E '^(not )?ok |^# ' "$T_OUT" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$scenario: /"
+	t_relay "$scenario: " <"$T_OUT"
 	t_check "$board $scenario: guest checks exit with status 0 (got $T_RC)" [ "$T_RC" = 0 ]
 }
 

@@ -23,8 +23,8 @@ run() {
 	t_wanted "$board" "$scenario" || return 0
 	t_guest_boot "$board" camera.sh "$scenario" "$3"
 	if grep -q '^FRAME ' "$T_OUT"; then
-		grep '^FRAME ' "$T_OUT" | python3 "$pattern" check | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$board: /"
-		[ "${PIPESTATUS[1]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+		grep '^FRAME ' "$T_OUT" >"$T_TMP/frames"
+		t_relay_cmd "$board: " python3 "$pattern" check <"$T_TMP/frames"
 	else
 		t_fail "$board $scenario: no frame came back"
 	fi

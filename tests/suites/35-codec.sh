@@ -27,8 +27,7 @@ run() {
 	t_wanted "$board" "$scenario" || return 0
 	t_guest_boot "$board" codec.sh "$scenario" "$3"
 	if grep -q '^BEGIN-FILE MJPEG ' "$T_OUT"; then
-		python3 "$check" check <"$T_OUT" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$board $scenario: /"
-		[ "${PIPESTATUS[0]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+		t_relay_cmd "$board $scenario: " python3 "$check" check <"$T_OUT"
 	elif [ "$scenario" != onebank ]; then
 		t_fail "$board $scenario: no encoded stream came back"
 	fi
@@ -54,15 +53,13 @@ npng=0 njpg=0
 for f in "$demo"/camera-640x480-YUYV-*.png; do
 	[ -e "$f" ] || continue
 	seq=${f##*-} seq=${seq%.png}
-	python3 "$check" image "$f" "$seq" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1demo: /'
-	[ "${PIPESTATUS[0]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+	t_relay_cmd "demo: " python3 "$check" image "$f" "$seq"
 	npng=$((npng + 1))
 done
 for f in "$demo"/codec-640x480-YUYV-*.jpg; do
 	[ -e "$f" ] || continue
 	seq=${f##*-} seq=${seq%.jpg}
-	python3 "$check" image "$f" "$seq" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1demo: /'
-	[ "${PIPESTATUS[0]}" = 0 ] || T_FAILED=$((T_FAILED + 1))
+	t_relay_cmd "demo: " python3 "$check" image "$f" "$seq"
 	njpg=$((njpg + 1))
 done
 t_check "--demo wrote 6 PNG frames and 6 JPEG frames (got $npng and $njpg)" [ "$npng:$njpg" = 6:6 ]

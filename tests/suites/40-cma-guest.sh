@@ -9,7 +9,7 @@
 # strings; and one Goni boot with a device tree /memreserve/ where a region
 # would otherwise go.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 274 debug=98
+t_plan 276 debug=98
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"
 
 # ktap LOG BOARD: the cma-regions KUnit suite's results in a console log.
@@ -38,39 +38,38 @@ ktap() {
 }
 
 # dt_reserve: the regions are placed after the device tree's reservations.
-# The boards' device trees reserve nothing, so Goni boots once (no
-# initramfs: the log up to the root mount is enough) with its device tree
-# plus "/memreserve/ 0x57f00000 0x100000", the top MiB of its highest bank,
-# where memblock puts a region given no START: fw must land below it, and
-# pin, given a START inside it, must be refused.
+# The boards' device trees reserve nothing, so Goni boots once with its
+# device tree plus "/memreserve/ 0x57f00000 0x100000", the top MiB of its
+# highest bank (boot.sh --dtb), where memblock puts a region given no START:
+# fw must land below it, and pin, given a START inside it, must be refused.
+# The boot is checked like every other: status 0, no kernel report.
 below_reserve() { [ -n "$1" ] && [ $(($1 + 0x100000)) -le $((0x57f00000)) ]; }
 dt_reserve() {
-	local dts=$T_TMP/dtres.dts dtb=$T_TMP/dtres.dtb log=$T_TMP/dtres.log
-	local paths t=120 fw
-	paths=$(
-		. "$S5P_TOP/scripts/lib/qemu.sh" && . "$S5P_TOP/scripts/lib/kernel.sh" &&
-			s5p_qemu_build && s5p_kernel_build goni "${S5P_FLAVOUR:-default}" &&
-			s5p_dtb goni && printf '%s %s %s\n' "$QEMU" "$KIMAGE" "$DTB"
+	local dts=$T_TMP/dtres.dts dtb=$T_TMP/dtres.dtb log=$T_TMP/dtres.log base rc fw
+	base=$(
+		. "$S5P_TOP/scripts/lib/kernel.sh" && s5p_kernel_source >/dev/null && s5p_dtb goni && echo "$DTB"
 	) 2>"$T_TMP/dtres.err"
-	set -- $paths
-	if [ $# != 3 ] || ! dtc -q -I dtb -O dts -o "$dts" "$3" ||
+	if [ ! -f "$base" ] || ! dtc -q -I dtb -O dts -o "$dts" "$base" ||
 		! sed -i '0,/^\/dts-v1\/;/s//&\n\/memreserve\/ 0x57f00000 0x00100000;/' "$dts" ||
 		! dtc -q -I dts -O dtb -o "$dtb" "$dts"; then
-		t_fail "goni, DT /memreserve/: no kernel, QEMU or device tree to boot"
+		t_fail "goni, DT /memreserve/: no device tree to boot (${base:-none})"
 		t_fail "goni, DT /memreserve/: a region pinned on it is refused"
+		t_fail "goni, DT /memreserve/: the boot ends with status 0"
+		t_fail "goni, DT /memreserve/: no kernel report in the console log"
 		tail -n 5 "$T_TMP/dtres.err" | sed 's/^/#   /'
 		return
 	fi
-	[ "${S5P_FLAVOUR:-default}" = default ] || t=900
-	timeout -k 5 $t "$1" -M goni -kernel "$2" -dtb "$dtb" -display none -no-reboot \
-		-monitor none -serial "file:$log" \
-		-append "console=ttySAC0,115200n8 earlycon panic=-1 cma=fw=1M;pin=512K@0x57f80000 cma_map=" \
-		>/dev/null 2>&1
+	"$S5P_TOP/scripts/boot-goni.sh" --dtb "$dtb" --log "$log" --timeout 120 \
+		--append "cma=fw=1M;pin=512K@0x57f80000 cma_map=" --cmd true >"$T_TMP/dtres.out" 2>&1
+	rc=$?
 	fw=$(sed -n 's/.*cma: region fw: base=\(0x[0-9a-f]*\) .*/\1/p' "$log")
 	t_check "goni, DT /memreserve/ 0x57f00000+1M: region fw is placed below it (at ${fw:-nowhere})" \
 		below_reserve "$fw"
 	t_check "goni, DT /memreserve/: a region pinned on it is refused" \
 		grep -q 'cma: error: region pin: 0x57f80000-0x57ffffff is not free (already reserved); region refused' "$log"
+	t_check "goni, DT /memreserve/: the boot ends with status 0 (got $rc)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || tail -n 8 "$T_TMP/dtres.out" | sed 's/^/#   /'
+	t_no_reports "goni, DT /memreserve/: no kernel report in the console log" "$log"
 }
 
 for board in goni aquila; do
@@ -87,7 +86,7 @@ for board in goni aquila; do
 		[ -z "$append" ] || args+=(--append "$append")
 		"$boot" "${args[@]}" >"$T_TMP/out" 2>&1
 		rc=$?
-		sed -n "s/^\(\(not \)\{0,1\}ok - \)$board: /\1$board [$scenario]: /p; /^# /p" "$T_TMP/out"
+		t_relay -s "$board: " "$board [$scenario]: " <"$T_TMP/out"
 		t_check "$board [$scenario]: the CMA guest checks exit with status 0 (got $rc)" [ "$rc" = 0 ]
 		if [ "$rc" != 0 ]; then
 			grep -vE '^(not )?ok |^# ' "$T_TMP/out" | head -n 20 | sed 's/^/#   /'

@@ -28,9 +28,7 @@ echo "# seed $seed, $ops operations, ${S5P_FLAVOUR:-default} kernel; replay:" \
 "$S5P_TOP/scripts/stress-cma.sh" --seed "$seed" --ops "$ops" --procs 4 --kills 4 --checks 4 \
 	--timeout 300 --log "$T_TMP/console.log" >"$T_TMP/out" 2>"$T_TMP/err"
 rc=$?
-grep -E '^(not )?ok |^# ' "$T_TMP/out"
-# A guest-side failure keeps this run's logs too (t_cleanup).
-! grep -q '^not ok' "$T_TMP/out" || T_FAILED=$((T_FAILED + 1))
+t_relay "" <"$T_TMP/out"
 t_check "goni: the stress boot ends with status 0 (got $rc; seed $seed)" [ $rc = 0 ]
 [ $rc = 0 ] || tail -n 15 "$T_TMP/err" | sed 's/^/#   /'
 t_no_reports "goni: no kernel report in the console log after the stress run (seed $seed)" "$T_TMP/console.log"
