@@ -58,13 +58,24 @@ s5p_archive_versions() {
 	case "$pkg" in */*) codename=${pkg#*/} pkg=${pkg%/*} ;; esac
 	command -v apt-cache >/dev/null || return 0
 	pkg=$(s5p_apt_name "$pkg")
-	apt-cache madison "$pkg" 2>/dev/null | awk -F'|' -v c="$codename" -v src="$([ "$1" = qemu ] && echo 1)" \
+	s5p_madison "$pkg" | awk -F'|' -v c="$codename" -v src="$([ "$1" = qemu ] && echo 1)" \
 		-v arch="$(case "$1" in *:armel*) echo armel ;; esac)" '
 		{ gsub(/ /, "", $2); split($3, w, " "); suite = w[2]; sub(/\/.*/, "", suite) }
 		src && $3 !~ / Sources$/ { next }
 		!src && $3 ~ / Sources$/ { next }
 		arch != "" && $3 !~ (" " arch " Packages$") { next }
 		suite == c || suite == c "-updates" || suite == c "-security" { print $2 }' | sort -u
+}
+
+# s5p_madison NAME: "apt-cache madison NAME", from S5P_MADISON (one
+# apt-cache call for every package, s5p_versions_line) when that is set:
+# each apt-cache call takes seconds, and a cold cache asks about 60 of them.
+s5p_madison() {
+	if [ -n "${S5P_MADISON:-}" ] && [ -f "$S5P_MADISON" ]; then
+		awk -F'|' -v n="$1" '{ p = $1; gsub(/ /, "", p) } p == n' "$S5P_MADISON"
+	else
+		apt-cache madison "$1" 2>/dev/null
+	fi
 }
 
 # s5p_apt_name NAME:armel[/SUITE]: the name apt knows the package by:
@@ -76,7 +87,7 @@ s5p_apt_name() {
 	# Not "| grep -q": grep's early exit would SIGPIPE apt-cache, and
 	# pipefail would turn a hit into a miss (taking an armel package for an
 	# "all" one, whose armel versions then cannot be found).
-	if [ -n "$(apt-cache madison "$n" 2>/dev/null)" ]; then
+	if [ -n "$(s5p_madison "$n")" ]; then
 		printf '%s\n' "$n"
 	else
 		printf '%s\n' "${n%:armel}"
@@ -144,8 +155,23 @@ s5p_newer_suites() {
 
 # s5p_versions_line: "PKG VERSION, ..." for every package (what a run uses).
 s5p_versions_line() {
-	local p v out=
-	for p in $(s5p_version_packages); do
+	local p v out= pkgs
+	pkgs=$(s5p_version_packages)
+	# Not cached yet (a cold cache): ask apt about every package at once.
+	for p in $pkgs; do
+		v=$(s5p_recorded "$p")
+		[ -n "$v" ] && s5p_version_cached "$p" "$v" && continue
+		if [ -z "${S5P_MADISON:-}" ] && command -v apt-cache >/dev/null; then
+			S5P_MADISON=$(mktemp)
+			# shellcheck disable=SC2064
+			trap "rm -f '$S5P_MADISON'" RETURN
+			# shellcheck disable=SC2046 # (package names, one word each)
+			apt-cache madison $(for q in $pkgs; do q=${q%/*}; echo "$q"; [ "$q" = "${q%:armel}" ] || echo "${q%:armel}"; done | sort -u) \
+				>"$S5P_MADISON" 2>/dev/null
+		fi
+		break
+	done
+	for p in $pkgs; do
 		v=$(s5p_version "$p") || return 1
 		out="${out:+$out, }$p $v"
 	done
