@@ -38,7 +38,8 @@ s5p_armel_debs() {
 			s5p_info "downloading $pkg:armel $ver"
 			(cd "$dl" && apt-get download "$(s5p_apt_name "$pkg:armel")=$ver" >/dev/null 2>"$dl/download.err") ||
 				s5p_die "apt-get download $pkg:armel failed: $(tail -n1 "$dl/download.err") (network? scripts/setup.sh)"
-			deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb | head -n1)
+			deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
+			[ -n "$deb" ] || s5p_die "apt-get download $pkg:armel $ver wrote no armel or all .deb in $dl"
 		fi
 		echo "$deb"
 	done
