@@ -27,6 +27,7 @@ s5p_gen_init_cpio() {
 s5p_armel_debs() {
 	local dl=$S5P_CACHE/downloads/armel pkg ver deb suite
 	mkdir -p "$dl"
+	s5p_madison_prefetch
 	for pkg in $(s5p_armel_packages); do
 		suite=
 		case "$pkg" in */*) suite=/${pkg#*/} pkg=${pkg%/*} ;; esac

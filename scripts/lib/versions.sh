@@ -155,25 +155,41 @@ s5p_newer_suites() {
 
 # s5p_versions_line: "PKG VERSION, ..." for every package (what a run uses).
 s5p_versions_line() {
-	local p v out= pkgs
-	pkgs=$(s5p_version_packages)
-	# Not cached yet (a cold cache): ask apt about every package at once.
-	for p in $pkgs; do
-		v=$(s5p_recorded "$p")
-		[ -n "$v" ] && s5p_version_cached "$p" "$v" && continue
-		if [ -z "${S5P_MADISON:-}" ] && command -v apt-cache >/dev/null; then
-			S5P_MADISON=$(mktemp)
-			# shellcheck disable=SC2064
-			trap "rm -f '$S5P_MADISON'" RETURN
-			# shellcheck disable=SC2046 # (package names, one word each)
-			apt-cache madison $(for q in $pkgs; do q=${q%/*}; echo "$q"; [ "$q" = "${q%:armel}" ] || echo "${q%:armel}"; done | sort -u) \
-				>"$S5P_MADISON" 2>/dev/null
-		fi
-		break
-	done
-	for p in $pkgs; do
+	local p v out=
+	s5p_madison_prefetch
+	for p in $(s5p_version_packages); do
 		v=$(s5p_version "$p") || return 1
 		out="${out:+$out, }$p $v"
 	done
 	printf '%s\n' "$out"
+}
+
+# s5p_madison_prefetch: when a package of s5p_version_packages is not in
+# the cache yet (a cold cache), ask apt about all of them at once, keep the
+# answer in S5P_CACHE/apt-madison (valid while apt's lists and the package
+# list stay the same) and point S5P_MADISON at it, so that the s5p_version
+# calls that follow ask apt nothing more.  apt-cache takes seconds a call:
+# the versions line and the initramfs's downloads asked it about 90 times,
+# 5 minutes on a cold cache.
+s5p_madison_prefetch() {
+	local p v pkgs key f=$S5P_CACHE/apt-madison tmp
+	command -v apt-cache >/dev/null || return 0
+	pkgs=$(s5p_version_packages)
+	for p in $pkgs; do
+		v=$(s5p_recorded "$p")
+		[ -n "$v" ] && s5p_version_cached "$p" "$v" && continue
+		key=$( { echo "$pkgs"; ls -l --time-style=+%s /var/lib/apt/lists/ 2>/dev/null; } | sha256sum | cut -c1-16)
+		if [ "$(head -n1 "$f" 2>/dev/null)" != "# key $key" ]; then
+			mkdir -p "$S5P_CACHE"
+			tmp=$(mktemp "$f.XXXXXX") || return 0
+			{
+				echo "# key $key"
+				# shellcheck disable=SC2046 # (package names, one word each)
+				apt-cache madison $(for q in $pkgs; do q=${q%/*}; echo "$q"; [ "$q" = "${q%:armel}" ] || echo "${q%:armel}"; done | sort -u) 2>/dev/null
+			} >"$tmp" && mv "$tmp" "$f"
+		fi
+		S5P_MADISON=$f
+		export S5P_MADISON
+		return 0
+	done
 }
