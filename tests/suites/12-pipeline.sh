@@ -12,13 +12,16 @@
 #    output in tools/ does not;
 #  - one file per board: boards/BOARD/board.conf's CMA defaults are the
 #    kernel series' (patch 0008), boot.sh takes its UARTs from it;
+#  - a git step of a tree checkout that fails (read-tree, write-tree,
+#    commit-tree, checkout, update-ref: a git shim) stops the run with an
+#    error and leaves no stamp;
 #  - scripts/clean.sh --old --dry-run would remove old builds (planted)
 #    and nothing the current inputs use;
 #  - two checkouts sharing the cache: a run that needs a tree another run
 #    holds waits with a message, then passes; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 30
+t_plan 36
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -184,6 +187,45 @@ echo junk >"$co/tools/cma/build/native/cma-test"
 echo junk >"$co/tools/cma/cma-test.o"
 t_check "build output in tools/ is not an input of the initramfs" \
 	bash -c "! '$co/scripts/boot-goni.sh' --dry-run 2>&1 | grep '^would build: initramfs'"
+
+# --- a failed git step stops the checkout, and leaves no stamp ------------
+# A small tree (s5p_tree_init) and a one-patch series; a git shim fails
+# the one subcommand named in S5P_GIT_FAIL.
+trepo=$T_TMP/tree/src tpatches=$T_TMP/tree/patches
+mkdir -p "$trepo" "$tpatches" && echo one >"$trepo/f"
+(
+	s5p_info() { :; }
+	. "$S5P_TOP/scripts/lib/tree.sh" && s5p_tree_init "$trepo" base &&
+		echo two >"$trepo/f" && git -C "$trepo" commit -q -am "f: two" &&
+		git -C "$trepo" format-patch -q -1 -o "$tpatches" &&
+		git -C "$trepo" reset -q --hard base
+) >"$T_TMP/tree/init.log" 2>&1
+(cd "$tpatches" && ls -- *.patch) >"$tpatches/series"
+gitshim=$T_TMP/git-fail
+mkdir -p "$gitshim"
+cat >"$gitshim/git" <<EOF
+#!/bin/sh
+for a; do
+	[ "\$a" != "\${S5P_GIT_FAIL:-}" ] || { echo "git \$a: failing on purpose (12-pipeline)" >&2; exit 128; }
+done
+exec $(command -v git) "\$@"
+EOF
+chmod +x "$gitshim/git"
+tree_checkout() { # HASH [FAILING-SUBCOMMAND]
+	PATH=$gitshim:$PATH S5P_GIT_FAIL=${2:-} bash -c '. "$S5P_TOP/scripts/lib/common.sh" &&
+		. "$S5P_TOP/scripts/lib/tree.sh" && s5p_tree_checkout "$1" "$2" "$3" "12-pipeline"' \
+		_ "$trepo" "$tpatches" "$1"
+}
+tree_checkout h-ok >"$T_TMP/tree/ok.log" 2>&1
+t_check "a tree checkout: the series applied, the stamp written" \
+	test "$(cat "$trepo/f")/$(cat "$trepo/.git/s5p-series" 2>/dev/null)" = two/h-ok
+for c in read-tree write-tree commit-tree checkout update-ref; do
+	tree_checkout "h-$c" "$c" >"$T_TMP/tree/$c.log" 2>&1
+	rc=$?
+	t_check "a failed git $c: the checkout stops with an error (status $rc) and writes no stamp ($(cat "$trepo/.git/s5p-series" 2>/dev/null || echo none))" \
+		bash -c "[ $rc != 0 ] && [ ! -e '$trepo/.git/s5p-series' ] &&
+			grep -q '^error: .*git $c.* failed in $trepo' '$T_TMP/tree/$c.log'"
+done
 
 # --- housekeeping ---------------------------------------------------------
 built=$("$S5P_TOP/scripts/boot-goni.sh" --build-only 2>&1 | sed -n 's/^==> built ([^)]*): //p' | tr -d ',')
