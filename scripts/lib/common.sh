@@ -12,6 +12,15 @@ s5p_log()  { printf '==> %s\n' "$*" >&2; }
 s5p_info() { printf '    %s\n' "$*" >&2; }
 s5p_die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# Paths in the cache go into the initramfs lists (gen_init_cpio's lines are
+# split at spaces) and into make's command lines (O=, M=: make splits at
+# spaces and takes a colon for a rule): refused here, before any script
+# (every entry point sources this file) writes anything there.
+case "$S5P_CACHE" in
+*[[:space:]:]*)
+	s5p_die "S5P_CACHE='$S5P_CACHE' holds a space or a colon, which the build cannot take (make, the initramfs lists); set S5P_CACHE to a directory without them" ;;
+esac
+
 # Run a command with root rights (we may already be root).
 s5p_sudo() {
 	if [ "$(id -u)" = 0 ]; then "$@"

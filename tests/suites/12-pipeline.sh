@@ -15,13 +15,14 @@
 #  - a git step of a tree checkout that fails (read-tree, write-tree,
 #    commit-tree, checkout, update-ref: a git shim) stops the run with an
 #    error and leaves no stamp;
+#  - a space or a colon in S5P_CACHE: every entry point refuses it;
 #  - scripts/clean.sh --old --dry-run would remove old builds (planted)
 #    and nothing the current inputs use;
 #  - two checkouts sharing the cache: a run that needs a tree another run
 #    holds waits with a message, then passes; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 36
+t_plan 37
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -226,6 +227,25 @@ for c in read-tree write-tree commit-tree checkout update-ref; do
 		bash -c "[ $rc != 0 ] && [ ! -e '$trepo/.git/s5p-series' ] &&
 			grep -q '^error: .*git $c.* failed in $trepo' '$T_TMP/tree/$c.log'"
 done
+
+# --- a cache path the build cannot take -----------------------------------
+# A space or a colon in S5P_CACHE (gen_init_cpio's lists, make's O=):
+# every entry point refuses it at once, and writes nothing there.
+for bad in "$T_TMP/cache with space" "$T_TMP/cache:colon"; do
+	for ep in "boot-goni.sh --dry-run" "setup.sh --check" "clean.sh --old --dry-run" "kmod.sh --help"; do
+		# shellcheck disable=SC2086 # (the entry point and its option)
+		PATH=$shim:$PATH S5P_CACHE=$bad "$S5P_TOP"/scripts/$ep >"$T_TMP/badcache.out" 2>&1
+		rc=$?
+		if [ "$rc" != 1 ] || [ -e "$bad" ] ||
+			! grep -q "^error: S5P_CACHE='$bad' holds a space or a colon" "$T_TMP/badcache.out"; then
+			echo "$ep with S5P_CACHE='$bad': status $rc$([ -e "$bad" ] && echo ", wrote into it"):"
+			head -n 3 "$T_TMP/badcache.out"
+		fi
+		rm -rf "$bad"
+	done
+done >"$T_TMP/badcache.log"
+t_check "S5P_CACHE with a space or a colon: boot, setup, clean and kmod.sh refuse it with a message, writing nothing" \
+	bash -c "! grep . '$T_TMP/badcache.log' >&2"
 
 # --- housekeeping ---------------------------------------------------------
 built=$("$S5P_TOP/scripts/boot-goni.sh" --build-only 2>&1 | sed -n 's/^==> built ([^)]*): //p' | tr -d ',')
