@@ -3,7 +3,8 @@
 # The pipeline itself (docs/pipeline.md), on the host, on a warm cache:
 #  - known inputs: the file "versions" names every package; a warm cache
 #    builds and boots with apt unavailable (a PATH shim that fails and
-#    records any call); a recorded version the archive no longer has is
+#    records any call); setup.sh without apt's lists, everything installed
+#    and the cache warm, asks apt nothing; a recorded version the archive no longer has is
 #    replaced by the newest of the same release and series (never
 #    backports, never QEMU 8), with one warning naming both;
 #  - a cache that cannot go stale: in a scratch copy of the checkout, an
@@ -22,7 +23,7 @@
 #    holds waits with a message, then passes; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 37
+t_plan 40
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -41,13 +42,17 @@ t_check "versions records every package: the kernel source, qemu, rootfs/package
 	test -z "$missing${missing:+ (missing:$missing)}"
 
 # apt that is not there: every call fails and is recorded.
+no_apt() { # DIR: apt-cache, apt-get and apt that fail, each call in DIR/calls
+	local c
+	mkdir -p "$1"
+	for c in apt-cache apt-get apt; do
+		printf '#!/bin/sh\necho "%s $*" >>%s/calls\necho "%s: unavailable (12-pipeline offline test)" >&2\nexit 100\n' \
+			"$c" "$1" "$c" >"$1/$c"
+		chmod +x "$1/$c"
+	done
+}
 shim=$T_TMP/no-apt
-mkdir -p "$shim"
-for c in apt-cache apt-get apt; do
-	printf '#!/bin/sh\necho "%s $*" >>%s/calls\necho "%s: unavailable (12-pipeline offline test)" >&2\nexit 100\n' \
-		"$c" "$shim" "$c" >"$shim/$c"
-	chmod +x "$shim/$c"
-done
+no_apt "$shim"
 line=$(PATH=$shim:$PATH s5p_versions_line 2>"$T_TMP/versions.err")
 want=$(grep -v '^#' "$S5P_VERSIONS" | paste -sd, | sed 's/,/, /g')
 t_check "a warm cache uses the recorded versions without apt (what make check prints)" \
@@ -115,6 +120,40 @@ t_check "a recorded trixie package the archive lost: the newest of trixie (not b
 2.41-19cross1"
 t_check "setup.sh --help documents --update" \
 	bash -c "'$S5P_TOP/scripts/setup.sh' --help | grep -q -- '--update'"
+
+# setup.sh offline: apt's lists absent (a new APT_CONFIG's empty lists
+# directory; the machine's own are not touched), every package installed
+# (make check ran setup.sh) and a cache that holds every recorded version
+# (placeholders, as s5p_version_cached sees them): nothing to ask apt.
+warm=$T_TMP/warm-cache
+mkdir -p "$warm/downloads/armel" "$T_TMP/apt-lists"
+for p in $(s5p_version_packages); do
+	v=$(s5p_recorded "$p")
+	case "$p" in
+	linux-source-6.1) mkdir -p "$warm/linux-$v/src/.git" && touch "$warm/linux-$v/src/.git/s5p-unpacked" ;;
+	qemu) touch "$warm/downloads/qemu_${v#*:}.dsc" ;;
+	*) touch "$warm/downloads/armel/${p%%:*}_${v//:/%3a}_armel.deb" ;;
+	esac
+done
+printf 'Dir::State::lists "%s/";\n' "$T_TMP/apt-lists" >"$T_TMP/apt.conf"
+no_apt "$T_TMP/no-apt-setup"
+setup_offline() {
+	PATH=$T_TMP/no-apt-setup:$PATH APT_CONFIG=$T_TMP/apt.conf S5P_CACHE=$warm \
+		timeout 120 "$S5P_TOP/scripts/setup.sh" "$@" >"$T_TMP/setup.out" 2>&1
+}
+setup_offline --check
+rc=$?
+t_check "no apt lists, everything installed, a warm cache: setup.sh --check says complete (status $rc: $(tail -n1 "$T_TMP/setup.out"))" \
+	test "$rc" = 0
+setup_offline
+rc=$?
+t_check "... and setup.sh succeeds offline, asking apt nothing (status $rc; apt calls: $(paste -sd';' "$T_TMP/no-apt-setup/calls" 2>/dev/null))" \
+	test "$rc" = 0 -a ! -e "$T_TMP/no-apt-setup/calls"
+rm -f "$warm"/downloads/armel/busybox-static_*
+setup_offline --check
+rc=$?
+t_check "... a version the cache lacks (busybox-static:armel): --check fails, naming it (status $rc)" \
+	bash -c "[ $rc = 1 ] && grep -q 'the cache lacks: busybox-static:armel' '$T_TMP/setup.out'"
 
 # --- one file per board ----------------------------------------------------
 # The C string literals of the kernel's board defaults, joined.
