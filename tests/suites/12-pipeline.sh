@@ -17,13 +17,15 @@
 #    commit-tree, checkout, update-ref: a git shim) stops the run with an
 #    error and leaves no stamp;
 #  - a space or a colon in S5P_CACHE: every entry point refuses it;
+#  - an interrupted build step (Ctrl-C on make, SIGTERM on ninja: fake
+#    builds whose jobs sleep) ends its jobs and writes no stamp;
 #  - scripts/clean.sh --old --dry-run would remove old builds (planted)
 #    and nothing the current inputs use;
 #  - two checkouts sharing the cache: a run that needs a tree another run
 #    holds waits with a message, then passes; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 40
+t_plan 42
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -285,6 +287,47 @@ for bad in "$T_TMP/cache with space" "$T_TMP/cache:colon"; do
 done >"$T_TMP/badcache.log"
 t_check "S5P_CACHE with a space or a colon: boot, setup, clean and kmod.sh refuse it with a message, writing nothing" \
 	bash -c "! grep . '$T_TMP/badcache.log' >&2"
+
+# --- an interrupted build ends its jobs -----------------------------------
+# A build step (s5p_run_logged, as the kernel's make and QEMU's ninja run)
+# whose jobs sleep: a Ctrl-C (SIGINT to the whole process group, as a
+# terminal sends it) or a SIGTERM to the script ends them too, and the
+# script stops before it writes its stamp.
+fake=$T_TMP/fake-build
+mkdir -p "$fake"
+tag=$$$RANDOM
+printf 'all: a b\na b:\n\tsleep 300.%s\n' "$tag" >"$fake/Makefile"
+printf 'rule s\n  command = sleep 300.%s\nbuild a: s\nbuild b: s\n' "$tag" >"$fake/build.ninja"
+interrupted_build() { # SIGNAL WHOM(group|script) BUILD-COMMAND...
+	local sig=$1 whom=$2 pid n=0 rc left
+	shift 2
+	rm -f "$fake/stamp"
+	# (env: a script started from a terminal has SIGINT at its default; one
+	# started in the background here would inherit it ignored)
+	# shellcheck disable=SC2016 # (expanded by that bash)
+	env --default-signal=INT setsid bash -c '. "$S5P_TOP/scripts/lib/common.sh"; . "$S5P_TOP/scripts/lib/progress.sh"
+		d=$1; shift; s5p_run_logged "$d/build.log" "a fake build" "$@"; echo built >"$d/stamp"' \
+		_ "$fake" "$@" >"$fake/out" 2>&1 &
+	pid=$!
+	while [ "$(pgrep -fc "^sleep 300\.$tag")" -lt 2 ] && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
+	if [ "$whom" = group ]; then kill -"$sig" -- -"$pid"; else kill -"$sig" "$pid"; fi
+	n=0
+	while kill -0 "$pid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
+	kill -0 "$pid" 2>/dev/null && kill -KILL -- -"$pid" # (still running after 30 s: ours)
+	wait "$pid"
+	rc=$?
+	sleep 0.5
+	left=$(pgrep -f "^sleep 300\.$tag" | tr '\n' ' ')
+	echo "status $rc, jobs left: ${left:-none}, stamp: $(cat "$fake/stamp" 2>/dev/null || echo none)"
+	# (ours: ended here whatever the result)
+	# shellcheck disable=SC2086 # (a list of pids)
+	[ -z "$left" ] || kill $left 2>/dev/null
+	[ -z "$left" ] && [ ! -e "$fake/stamp" ] && grep -q '^error: interrupted: stopped a fake build' "$fake/out"
+}
+res=$(interrupted_build INT group make -C "$fake" -j2)
+t_check "Ctrl-C on a make build: its jobs end, no stamp, a message ($res)" test $? = 0
+res=$(interrupted_build TERM script ninja -C "$fake" -j2 a b)
+t_check "SIGTERM to a script running ninja: its jobs end, no stamp, a message ($res)" test $? = 0
 
 # --- housekeeping ---------------------------------------------------------
 built=$("$S5P_TOP/scripts/boot-goni.sh" --build-only 2>&1 | sed -n 's/^==> built ([^)]*): //p' | tr -d ',')
