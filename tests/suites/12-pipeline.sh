@@ -22,10 +22,12 @@
 #  - scripts/clean.sh --old --dry-run would remove old builds (planted)
 #    and nothing the current inputs use;
 #  - two checkouts sharing the cache: a run that needs a tree another run
-#    holds waits with a message, then passes; two boots at once both pass.
+#    holds waits with a message, then passes; a run reading the kernel's
+#    outputs (modules, zImage) while another rewrites them waits, and
+#    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 42
+t_plan 44
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -370,6 +372,38 @@ t_check "a run needing a tree another run holds waits with a message" \
 t_check "... and then builds and passes (status $rc, waited $((t1 - t0)) s)" \
 	test "$rc" = 0 -a $((t1 - t0)) -ge 2
 rm -f "$(sed -n 's/.*built.*, \([^ ,]*\.dtb\),.*/\1/p' "$T_TMP/wait.log")"
+
+# A run reading the kernel's outputs (the initramfs's modules, boot.sh's
+# zImage: s5p_kernel_read) while another rewrites them: it waits for the
+# writer; if the writer left another build there, it copies nothing and
+# says so.  A fake build directory, then the real one under a boot.
+fk=$T_TMP/fake-kbuild
+mkdir -p "$fk/s5p-modules/lib"
+echo k1 >"$fk/.s5p-stamp" && echo m1 >"$fk/s5p-modules/.s5p-stamp"
+read_fake() {
+	bash -c '. "$S5P_TOP/scripts/lib/common.sh" && . "$S5P_TOP/scripts/lib/kernel.sh" &&
+		KBUILD=$1 KMODULES=$1/s5p-modules KSTAMP=k1 KMODSTAMP=m1 &&
+		s5p_kernel_read cp -a "$1/s5p-modules/lib" "$1/copy"' _ "$fk"
+}
+flock "$fk/.s5p-outputs.lock" bash -c "sleep 2; echo k2 >'$fk/.s5p-stamp'" &
+holder=$!
+sleep 0.5
+read_fake >"$T_TMP/read-fake.log" 2>&1
+rc=$?
+wait "$holder"
+t_check "a run copying the kernel's modules while another rebuilds them for another series waits, then copies nothing (status $rc)" \
+	bash -c "[ $rc = 1 ] && [ ! -e '$fk/copy' ] && grep -q 'waiting for another run writing $fk' '$T_TMP/read-fake.log' &&
+		grep -q '^error: another run rebuilt the kernel in $fk' '$T_TMP/read-fake.log'"
+s5p_kernel_build goni >/dev/null 2>&1 # (up to date: sets KBUILD)
+flock "$KBUILD/.s5p-outputs.lock" sleep 4 &
+holder=$!
+sleep 0.5
+"$S5P_TOP/scripts/boot-goni.sh" --cmd 'echo read-ok' >"$T_TMP/read-wait.log" 2>&1
+rc=$?
+wait "$holder"
+t_check "a boot while another run writes the kernel's build waits for it, then boots (status $rc)" \
+	bash -c "[ $rc = 0 ] && grep -q 'waiting for another run writing $KBUILD' '$T_TMP/read-wait.log' &&
+		grep -qx read-ok '$T_TMP/read-wait.log'"
 
 # Two boots at once, from two checkouts.
 cp "$T_TMP/dts.orig" "$co/boards/goni/goni.dts"
