@@ -161,8 +161,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The kernel, copied while no other run can rewrite it, and only if it is
+# still the one whose modules are in the initramfs (s5p_kernel_read).
+s5p_kernel_read cp "$KIMAGE" "$run/zImage" || exit 1
 kargs="console=$console,115200n8 earlycon panic=-1"
-qemu_args=(-M "$board" -kernel "$KIMAGE" -dtb "${dtb:-$DTB}" -display none -no-reboot)
+qemu_args=(-M "$board" -kernel "$run/zImage" -dtb "${dtb:-$DTB}" -display none -no-reboot)
 # --share: virtio-9p on one of the machine's virtio-mmio transports, mount
 # tag "host" (/init mounts it at /host); files are created as the user
 # running QEMU (security_model=none).  QEMU wants commas in a path doubled.

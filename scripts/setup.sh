@@ -2,7 +2,10 @@
 # Install everything the project needs on a Debian 12 (bookworm) machine.
 #
 # Idempotent: packages already present are skipped, and apt is only asked
-# when something is missing.  Needs root (uses sudo when not root).
+# when something is missing: a package to install, or a Debian version
+# ("versions") the cache does not hold yet, to download.  Offline with
+# everything installed and a warm cache, it succeeds without apt.  Needs
+# root (uses sudo when not root).
 #
 #   scripts/setup.sh          install what is missing
 #   scripts/setup.sh --check  only report what is missing (exit 1 if anything)
@@ -61,7 +64,11 @@ fi
 # it), and a pin at -1 so that apt never installs or upgrades anything from it;
 # the pipeline only downloads those packages' .debs at their recorded versions.
 newer_suites=$(s5p_newer_suites)
-newer_missing=()
+newer_missing=() newer_unfetched=()
+# Where apt keeps the package lists it fetched (APT_CONFIG may move it).
+lists=/var/lib/apt/lists
+eval "$(apt-config shell lists Dir::State::lists/d 2>/dev/null)"
+lists=${lists%/}
 s5p_newer_source() { # SUITE: the sources file's content
 	local mirror
 	mirror=$(sed -n 's|^URIs: *\(http[^ ]*/debian\)/*$|\1|p; s|^deb \(\[[^]]*\] \)\{0,1\}\(http[^ ]*/debian\)/* .*|\2|p' \
@@ -98,32 +105,39 @@ EOS
 }
 for s in $newer_suites; do
 	cmp -s <(s5p_newer_source "$s") "/etc/apt/sources.list.d/s5pv210-cma-$s.sources" &&
-		cmp -s <(s5p_newer_pin "$s") "/etc/apt/preferences.d/s5pv210-cma-$s" &&
-		ls /var/lib/apt/lists/*_dists_"${s}"_main_binary-armel_Packages* >/dev/null 2>&1 ||
+		cmp -s <(s5p_newer_pin "$s") "/etc/apt/preferences.d/s5pv210-cma-$s" ||
 		newer_missing+=("$s")
+	ls "$lists"/*_dists_"${s}"_main_binary-armel_Packages* >/dev/null 2>&1 ||
+		newer_unfetched+=("$s")
 done
 
 # The package lists apt has fetched: an earlier run may have added the
 # deb-src lines and the armel architecture and then failed at 'apt-get
-# update'; that run must be retried, not taken as done.
+# update'; that run must be retried, not taken as done.  They are needed
+# only when something is to be downloaded: the Debian versions of
+# "versions" that the cache does not hold (a fresh cache: all of them).
 have_lists=1
-ls /var/lib/apt/lists/*_Sources* >/dev/null 2>&1 || have_lists=0
-ls /var/lib/apt/lists/*binary-armel_Packages* >/dev/null 2>&1 || have_lists=0
+ls "$lists"/*_Sources* >/dev/null 2>&1 || have_lists=0
+ls "$lists"/*binary-armel_Packages* >/dev/null 2>&1 || have_lists=0
+[ ${#newer_unfetched[@]} = 0 ] || have_lists=0
+to_fetch=$(s5p_versions_to_fetch | tr '\n' ' ')
+to_fetch=${to_fetch% }
 
 if [ $check = 1 ]; then
 	rc=0
 	[ ${#missing[@]} -eq 0 ] || { echo "missing packages: ${missing[*]}"; rc=1; }
 	[ $have_armel = 1 ] || { echo "dpkg architecture armel not added"; rc=1; }
 	[ $have_src = 1 ] || { echo "no deb-src lines in the apt sources"; rc=1; }
-	[ $have_lists = 1 ] || { echo "apt has no source or armel package lists yet ('apt-get update' never succeeded)"; rc=1; }
+	[ $have_lists = 1 ] || [ -z "$to_fetch" ] ||
+		{ echo "apt has no source or armel package lists yet ('apt-get update' never succeeded), and the cache lacks: $to_fetch"; rc=1; }
 	for s in "${newer_missing[@]}"; do
-		echo "no pinned armel apt source for Debian $s (guest packages from $s: rootfs/packages.txt), or its lists not fetched"; rc=1
+		echo "no pinned armel apt source for Debian $s (guest packages from $s: rootfs/packages.txt)"; rc=1
 	done
 	[ $rc = 0 ] && echo "setup complete"
 	exit $rc
 fi
 
-need_update=0
+sources_added=0
 if [ $have_src = 0 ]; then
 	s5p_log "adding deb-src lines (needed by 'apt-get source qemu')"
 	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
@@ -135,26 +149,32 @@ if [ $have_src = 0 ]; then
 	else
 		s5p_die "cannot find the apt sources to derive deb-src lines from; add deb-src lines for bookworm by hand"
 	fi
-	need_update=1
+	sources_added=1
 fi
 if [ $have_armel = 0 ]; then
 	s5p_log "adding the armel architecture (busybox-static:armel and v4l-utils:armel for the guest)"
 	s5p_sudo dpkg --add-architecture armel
-	need_update=1
+	sources_added=1
 fi
 for s in "${newer_missing[@]}"; do
 	s5p_log "adding Debian $s for armel, pinned so that nothing is installed from it (guest packages from $s: rootfs/packages.txt)"
 	# The pin first: no moment when apt could prefer the newer suite.
 	s5p_newer_pin "$s" | s5p_sudo tee "/etc/apt/preferences.d/s5pv210-cma-$s" >/dev/null
 	s5p_newer_source "$s" | s5p_sudo tee "/etc/apt/sources.list.d/s5pv210-cma-$s.sources" >/dev/null
-	need_update=1
+	sources_added=1
 done
-[ ${#missing[@]} -eq 0 ] || need_update=1
-[ $have_lists = 1 ] || need_update=1
-[ $update = 0 ] || need_update=1
+# apt-get update only when apt is to be asked: packages to install, or
+# versions to download whose lists apt lacks (or that sources just added
+# change), or --update.  Nothing to install and a warm cache: no network.
+why=
+[ ${#missing[@]} -eq 0 ] || why="to install ${#missing[@]} packages"
+if [ -n "$to_fetch" ] && { [ $have_lists = 0 ] || [ $sources_added = 1 ]; }; then
+	why="${why:+$why; }to download $(wc -w <<<"$to_fetch") package(s) the cache lacks"
+fi
+[ $update = 0 ] || why="--update"
 
-if [ $need_update = 1 ]; then
-	s5p_log "apt-get update"
+if [ -n "$why" ]; then
+	s5p_log "apt-get update ($why)"
 	# Retried: a mirror may be briefly unreachable.
 	tries=0
 	until s5p_sudo apt-get update; do

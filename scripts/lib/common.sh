@@ -12,6 +12,15 @@ s5p_log()  { printf '==> %s\n' "$*" >&2; }
 s5p_info() { printf '    %s\n' "$*" >&2; }
 s5p_die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# Paths in the cache go into the initramfs lists (gen_init_cpio's lines are
+# split at spaces) and into make's command lines (O=, M=: make splits at
+# spaces and takes a colon for a rule): refused here, before any script
+# (every entry point sources this file) writes anything there.
+case "$S5P_CACHE" in
+*[[:space:]:]*)
+	s5p_die "S5P_CACHE='$S5P_CACHE' holds a space or a colon, which the build cannot take (make, the initramfs lists); set S5P_CACHE to a directory without them" ;;
+esac
+
 # Run a command with root rights (we may already be root).
 s5p_sudo() {
 	if [ "$(id -u)" = 0 ]; then "$@"
@@ -95,6 +104,23 @@ s5p_tree_unlock() {
 	S5P_TREE_LOCK_DEPTH=$((S5P_TREE_LOCK_DEPTH - 1))
 	[ "$S5P_TREE_LOCK_DEPTH" -gt 0 ] || { S5P_TREE_LOCK_DEPTH=0; exec 8>&-; }
 }
+
+# A build directory's outputs and the runs that read them: a build holds
+# DIR/.s5p-outputs.lock exclusively while it rewrites DIR's outputs (from
+# removing its stamp to writing the new one), a reader holds it shared
+# while it checks the stamp and copies what it needs: no run copies a
+# half-written output, or one of another series, under a valid key.  Taken
+# after the tree's and before the build lock; a reader takes no other lock
+# while it holds it.  Not reentrant (fd 7).
+s5p_outputs_lock() { # DIR -s|-x
+	mkdir -p "$1"
+	exec 7>>"$1/.s5p-outputs.lock"
+	if ! flock -n "$2" 7; then
+		s5p_log "waiting for another run writing $1 (lock $1/.s5p-outputs.lock)"
+		flock "$2" 7
+	fi
+}
+s5p_outputs_unlock() { exec 7>&-; }
 
 # S5P_DRY_RUN=1 (boot.sh --dry-run): the build steps say what they would
 # build, and build nothing.

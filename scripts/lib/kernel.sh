@@ -171,10 +171,12 @@ s5p_kernel_config() {
 # s5p_kernel_build BOARD [FLAVOUR]: zImage and modules for BOARD, with the
 # out-of-tree drivers of drivers/; sets KBUILD (the O= directory), KIMAGE and
 # KMODULES (a staging directory holding lib/modules/<release>/ for the
-# initramfs).  The build directory is named by the board's and the flavour's
-# own options, so boards with the same configuration share one build.
+# initramfs), and KSTAMP and KMODSTAMP, their stamps (s5p_kernel_read).
+# The build directory is named by the board's and the flavour's own
+# options, so boards with the same configuration share one build.
 s5p_kernel_build() {
 	local board=$1 flavour=${2:-default} cfghash stamp
+	KSTAMP= KMODSTAMP=
 	s5p_kernel_flavour_check "$flavour"
 	s5p_kernel_source --no-checkout
 	# Boards whose own fragments set the same options share one build
@@ -194,8 +196,9 @@ s5p_kernel_build() {
 	# and .config it was compiled from.
 	if s5p_kernel_config "$board" "$flavour" --current; then
 		stamp=$(s5p_hash -s "$KSRC_ID" -s "$(sha256sum <"$KCONFIG_OUT")")
+		KSTAMP=$stamp KMODSTAMP=$(s5p_hash -s "$stamp" "$S5P_TOP/drivers")
 		if [ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ] &&
-			[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$(s5p_hash -s "$stamp" "$S5P_TOP/drivers")" ]; then
+			[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$KMODSTAMP" ]; then
 			return 0
 		fi
 		if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
@@ -220,6 +223,9 @@ s5p_kernel_build() {
 	s5p_kernel_checkout
 	s5p_kernel_config "$board" "$flavour"
 	stamp=$(s5p_hash -s "$KSRC_ID" -s "$(sha256sum <"$KCONFIG_OUT")")
+	KSTAMP=$stamp KMODSTAMP=$(s5p_hash -s "$stamp" "$S5P_TOP/drivers")
+	# Runs reading this build's outputs (s5p_kernel_read) wait meanwhile.
+	s5p_outputs_lock "$KBUILD" -x
 	if [ ! -f "$KIMAGE" ] || [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" != "$stamp" ]; then
 		s5p_build_lock
 		mkdir -p "$KBUILD"
@@ -233,7 +239,27 @@ s5p_kernel_build() {
 		s5p_build_unlock
 	fi
 	s5p_kernel_drivers "$stamp"
+	s5p_outputs_unlock
 	[ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_unlock
+}
+
+# s5p_kernel_read CMD...: run CMD, which reads the outputs s5p_kernel_build
+# returned (KIMAGE, KMODULES), holding the build's outputs lock shared, once
+# their stamps are checked to be still KSTAMP and KMODSTAMP.  Status 1 and
+# a message when another run (another checkout's series) rebuilt them
+# meanwhile: what CMD would have read is not what the caller's key says.
+s5p_kernel_read() {
+	local rc=0
+	s5p_outputs_lock "$KBUILD" -s
+	if [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" != "${KSTAMP:-}" ] ||
+		[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" != "${KMODSTAMP:-}" ]; then
+		s5p_outputs_unlock
+		printf 'error: another run rebuilt the kernel in %s (another series or configuration) after this one built it; run again\n' "$KBUILD" >&2
+		return 1
+	fi
+	"$@" || rc=$?
+	s5p_outputs_unlock
+	return $rc
 }
 
 # s5p_kernel_drivers STAMP: the kernel's modules and the out-of-tree drivers

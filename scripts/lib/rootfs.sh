@@ -90,7 +90,9 @@ s5p_rootfs() {
 	local debs key out stage d tool
 	s5p_need_cmd apt-get dpkg-deb gzip arm-linux-gnueabi-gcc
 	debs=$(s5p_armel_debs) || exit 1
-	local kmod=${KMODULES:+$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)}
+	# (the modules' stamp s5p_kernel_build returned: what s5p_kernel_read
+	# checks before it copies them)
+	local kmod=${KMODULES:+${KMODSTAMP:-}}
 	if [ "${S5P_DRY_RUN:-0}" = 1 ] && [ -n "${S5P_DRY_KMODULES+set}" ]; then
 		# the kernel's modules would be built first
 		[ -n "$S5P_DRY_KMODULES" ] || { s5p_would_build "initramfs (after the kernel)"; return 0; }
@@ -168,9 +170,12 @@ s5p_rootfs() {
 		s5p_copy_sources "$S5P_TOP/tests/guest" "$stage/tests"
 	fi
 
-	# Kernel modules (s5p_kernel_build sets KMODULES)
-	if [ -n "${KMODULES:-}" ] && [ -d "$KMODULES/lib" ]; then
-		cp -a "$KMODULES/lib" "$stage/"
+	# Kernel modules (s5p_kernel_build sets KMODULES), copied while no
+	# other run can rewrite them, and only if they are still the ones the
+	# key names.
+	if [ -n "${KMODULES:-}" ]; then
+		s5p_kernel_read cp -a "$KMODULES/lib" "$stage/" ||
+			s5p_die "cannot copy the kernel's modules from $KMODULES"
 	fi
 
 	rm -rf "$stage.build"

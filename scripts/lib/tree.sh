@@ -5,8 +5,15 @@
 # Applying a series never touches a file whose content does not change, so
 # make/ninja in the build directory only rebuild what the series changed.
 
+# s5p_tree_git_failed REPO WHAT: a git command on REPO failed; stop, saying
+# what to do.  (Its stamp stays absent: s5p_tree_checkout removed it.)
+s5p_tree_git_failed() {
+	s5p_die "$2 failed in $1 (message above; disk full? scripts/clean.sh --old frees space; a damaged tree: remove $1 and the next build unpacks it again)"
+}
+
 # s5p_tree_apply_series REPO PATCHDIR: leaves REPO checked out (detached) at
 # base + every patch listed in PATCHDIR/series; prints nothing on success.
+# Any git step that fails stops the run (s5p_tree_git_failed).
 s5p_tree_apply_series() {
 	local repo=$1 pdir=$2 tmp parent p n=0 total
 	[ -f "$pdir/series" ] || s5p_die "$pdir/series is missing"
@@ -14,8 +21,10 @@ s5p_tree_apply_series() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" RETURN
-	parent=$(git -C "$repo" rev-parse base)
-	GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree base
+	parent=$(git -C "$repo" rev-parse --verify -q 'base^{commit}') ||
+		s5p_tree_git_failed "$repo" "git rev-parse base (the tag of the pristine source)"
+	GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree base ||
+		s5p_tree_git_failed "$repo" "git read-tree base"
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
 		n=$((n + 1))
@@ -29,19 +38,26 @@ s5p_tree_apply_series() {
 			s5p_die "$pdir/$p does not apply to $(basename "$(dirname "$repo")") (fix the patch, or rebase it in the dev tree: docs/pipeline.md)"
 		fi
 		local tree subj name email date
-		tree=$(GIT_INDEX_FILE=$tmp/index git -C "$repo" write-tree)
+		tree=$(GIT_INDEX_FILE=$tmp/index git -C "$repo" write-tree) ||
+			s5p_tree_git_failed "$repo" "git write-tree (after $p)"
 		subj=$(sed -n 's/^Subject: //p' "$tmp/info")
 		name=$(sed -n 's/^Author: //p' "$tmp/info")
 		email=$(sed -n 's/^Email: //p' "$tmp/info")
 		date=$(sed -n 's/^Date: //p' "$tmp/info")
-		parent=$( { printf '%s\n\n' "$subj"; cat "$tmp/msg"; } |
+		# (An assignment's status is its command substitution's, here the
+		# pipeline's (pipefail); nothing checks it unless we do.)
+		if ! parent=$( { printf '%s\n\n' "$subj"; cat "$tmp/msg"; } |
 			GIT_AUTHOR_NAME=${name:-unknown} GIT_AUTHOR_EMAIL=${email:-unknown} \
 			GIT_AUTHOR_DATE=$date GIT_COMMITTER_NAME=s5p-build \
 			GIT_COMMITTER_EMAIL=s5p-build@localhost GIT_COMMITTER_DATE=$date \
-			git -C "$repo" commit-tree "$tree" -p "$parent")
+			git -C "$repo" commit-tree "$tree" -p "$parent") || [ -z "$parent" ]; then
+			s5p_tree_git_failed "$repo" "git commit-tree (for $p)"
+		fi
 	done <"$pdir/series"
-	git -C "$repo" checkout -q -f --detach "$parent"
-	git -C "$repo" update-ref refs/heads/series "$parent"
+	git -C "$repo" checkout -q -f --detach "$parent" ||
+		s5p_tree_git_failed "$repo" "git checkout of the series"
+	git -C "$repo" update-ref refs/heads/series "$parent" ||
+		s5p_tree_git_failed "$repo" "git update-ref refs/heads/series"
 }
 
 # s5p_tree_init REPO MESSAGE: REPO holds freshly unpacked sources; commit them
@@ -49,15 +65,17 @@ s5p_tree_apply_series() {
 s5p_tree_init() {
 	local repo=$1 msg=$2
 	s5p_info "recording the pristine source in git (once)"
-	git -C "$repo" init -q
-	git -C "$repo" config user.name s5p-build
-	git -C "$repo" config user.email s5p-build@localhost
-	git -C "$repo" config gc.auto 0
-	git -C "$repo" config core.autocrlf false
-	# Nothing may be ignored: the base is the package as shipped.
-	git -C "$repo" add -f -A .
-	git -C "$repo" commit -q -m "$msg"
-	git -C "$repo" tag base
+	{
+		git -C "$repo" init -q &&
+			git -C "$repo" config user.name s5p-build &&
+			git -C "$repo" config user.email s5p-build@localhost &&
+			git -C "$repo" config gc.auto 0 &&
+			git -C "$repo" config core.autocrlf false &&
+			# Nothing may be ignored: the base is the package as shipped.
+			git -C "$repo" add -f -A . &&
+			git -C "$repo" commit -q -m "$msg" &&
+			git -C "$repo" tag base
+	} || s5p_tree_git_failed "$repo" "recording the pristine source in git"
 }
 
 # s5p_series_snapshot KIND PATCHDIR: a copy of PATCHDIR named by its hash,
@@ -94,6 +112,8 @@ s5p_tree_checkout() {
 	[ "$(cat "$repo/.git/s5p-series" 2>/dev/null)" != "$hash" ] || return 0
 	s5p_log "$what"
 	rm -f "$repo/.git/s5p-series"
-	s5p_tree_apply_series "$repo" "$sdir"
+	# The stamp only after a complete checkout (s5p_tree_apply_series
+	# stops the run on any failure).
+	s5p_tree_apply_series "$repo" "$sdir" || exit 1
 	echo "$hash" >"$repo/.git/s5p-series"
 }

@@ -49,6 +49,27 @@ s5p_version_cached() {
 	esac
 }
 
+# s5p_version_local PKG RECORDED: the version this cache chose in place of
+# RECORDED before (S5P_CACHE/versions.local), or nothing.
+s5p_version_local() {
+	awk -v p="$1" -v r="${2:--}" '$1 == p && $2 == r { u = $3 } END { print u }' \
+		"$S5P_CACHE/versions.local" 2>/dev/null
+}
+
+# s5p_versions_to_fetch: the packages (s5p_version_packages) whose version
+# the cache does not hold, the recorded one or the one versions.local put in
+# its place: what the next build downloads, asking apt.  One a line.
+s5p_versions_to_fetch() {
+	local p v
+	for p in $(s5p_version_packages); do
+		v=$(s5p_recorded "$p")
+		[ -z "$v" ] || ! s5p_version_cached "$p" "$v" || continue
+		v=$(s5p_version_local "$p" "$v")
+		[ -z "$v" ] || ! s5p_version_cached "$p" "$v" || continue
+		printf '%s\n' "$p"
+	done
+}
+
 # s5p_archive_versions PKG: every version apt knows of PKG in this Debian
 # release's suites (CODENAME, -updates, -security; not -backports), or for
 # NAME:armel/SUITE in SUITE's (SUITE, -updates, -security).
@@ -112,8 +133,7 @@ s5p_version() {
 	if [ -n "$rec" ] && s5p_version_cached "$pkg" "$rec"; then
 		printf '%s\n' "$rec"; return 0
 	fi
-	used=$(awk -v p="$pkg" -v r="${rec:--}" '$1 == p && $2 == r { u = $3 } END { print u }' \
-		"$local_map" 2>/dev/null)
+	used=$(s5p_version_local "$pkg" "$rec")
 	if [ -n "$used" ]; then
 		printf '%s\n' "$used"; return 0
 	fi

@@ -4,7 +4,8 @@
 # The pipeline itself (docs/pipeline.md), on the host, on a warm cache:
 #  - known inputs: the file "versions" names every package; a warm cache
 #    builds and boots with apt unavailable (a PATH shim that fails and
-#    records any call); a recorded version the archive no longer has is
+#    records any call); setup.sh without apt's lists, everything installed
+#    and the cache warm, asks apt nothing; a recorded version the archive no longer has is
 #    replaced by the newest of the same release and series (never
 #    backports, never QEMU 8), with one warning naming both;
 #  - a cache that cannot go stale: in a scratch copy of the checkout, an
@@ -13,13 +14,21 @@
 #    output in tools/ does not;
 #  - one file per board: boards/BOARD/board.conf's CMA defaults are the
 #    kernel series' (patch 0008), boot.sh takes its UARTs from it;
+#  - a git step of a tree checkout that fails (read-tree, write-tree,
+#    commit-tree, checkout, update-ref: a git shim) stops the run with an
+#    error and leaves no stamp;
+#  - a space or a colon in S5P_CACHE: every entry point refuses it;
+#  - an interrupted build step (Ctrl-C on make, SIGTERM on ninja: fake
+#    builds whose jobs sleep) ends its jobs and writes no stamp;
 #  - scripts/clean.sh --old --dry-run would remove old builds (planted)
 #    and nothing the current inputs use;
 #  - two checkouts sharing the cache: a run that needs a tree another run
-#    holds waits with a message, then passes; two boots at once both pass.
+#    holds waits with a message, then passes; a run reading the kernel's
+#    outputs (modules, zImage) while another rewrites them waits, and
+#    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 30
+t_plan 44
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -38,13 +47,17 @@ t_check "versions records every package: the kernel source, qemu, rootfs/package
 	test -z "$missing${missing:+ (missing:$missing)}"
 
 # apt that is not there: every call fails and is recorded.
+no_apt() { # DIR: apt-cache, apt-get and apt that fail, each call in DIR/calls
+	local c
+	mkdir -p "$1"
+	for c in apt-cache apt-get apt; do
+		printf '#!/bin/sh\necho "%s $*" >>%s/calls\necho "%s: unavailable (12-pipeline offline test)" >&2\nexit 100\n' \
+			"$c" "$1" "$c" >"$1/$c"
+		chmod +x "$1/$c"
+	done
+}
 shim=$T_TMP/no-apt
-mkdir -p "$shim"
-for c in apt-cache apt-get apt; do
-	printf '#!/bin/sh\necho "%s $*" >>%s/calls\necho "%s: unavailable (12-pipeline offline test)" >&2\nexit 100\n' \
-		"$c" "$shim" "$c" >"$shim/$c"
-	chmod +x "$shim/$c"
-done
+no_apt "$shim"
 line=$(PATH=$shim:$PATH s5p_versions_line 2>"$T_TMP/versions.err")
 want=$(grep -v '^#' "$S5P_VERSIONS" | paste -sd, | sed 's/,/, /g')
 t_check "a warm cache uses the recorded versions without apt (what make check prints)" \
@@ -112,6 +125,40 @@ t_check "a recorded trixie package the archive lost: the newest of trixie (not b
 2.41-19cross1"
 t_check "setup.sh --help documents --update" \
 	bash -c "'$S5P_TOP/scripts/setup.sh' --help | grep -q -- '--update'"
+
+# setup.sh offline: apt's lists absent (a new APT_CONFIG's empty lists
+# directory; the machine's own are not touched), every package installed
+# (make check ran setup.sh) and a cache that holds every recorded version
+# (placeholders, as s5p_version_cached sees them): nothing to ask apt.
+warm=$T_TMP/warm-cache
+mkdir -p "$warm/downloads/armel" "$T_TMP/apt-lists"
+for p in $(s5p_version_packages); do
+	v=$(s5p_recorded "$p")
+	case "$p" in
+	linux-source-6.1) mkdir -p "$warm/linux-$v/src/.git" && touch "$warm/linux-$v/src/.git/s5p-unpacked" ;;
+	qemu) touch "$warm/downloads/qemu_${v#*:}.dsc" ;;
+	*) touch "$warm/downloads/armel/${p%%:*}_${v//:/%3a}_armel.deb" ;;
+	esac
+done
+printf 'Dir::State::lists "%s/";\n' "$T_TMP/apt-lists" >"$T_TMP/apt.conf"
+no_apt "$T_TMP/no-apt-setup"
+setup_offline() {
+	PATH=$T_TMP/no-apt-setup:$PATH APT_CONFIG=$T_TMP/apt.conf S5P_CACHE=$warm \
+		timeout 120 "$S5P_TOP/scripts/setup.sh" "$@" >"$T_TMP/setup.out" 2>&1
+}
+setup_offline --check
+rc=$?
+t_check "no apt lists, everything installed, a warm cache: setup.sh --check says complete (status $rc: $(tail -n1 "$T_TMP/setup.out"))" \
+	test "$rc" = 0
+setup_offline
+rc=$?
+t_check "... and setup.sh succeeds offline, asking apt nothing (status $rc; apt calls: $(paste -sd';' "$T_TMP/no-apt-setup/calls" 2>/dev/null))" \
+	test "$rc" = 0 -a ! -e "$T_TMP/no-apt-setup/calls"
+rm -f "$warm"/downloads/armel/busybox-static_*
+setup_offline --check
+rc=$?
+t_check "... a version the cache lacks (busybox-static:armel): --check fails, naming it (status $rc)" \
+	bash -c "[ $rc = 1 ] && grep -q 'the cache lacks: busybox-static:armel' '$T_TMP/setup.out'"
 
 # --- one file per board ----------------------------------------------------
 # The C string literals of the kernel's board defaults, joined.
@@ -186,6 +233,105 @@ echo junk >"$co/tools/cma/cma-test.o"
 t_check "build output in tools/ is not an input of the initramfs" \
 	bash -c "! '$co/scripts/boot-goni.sh' --dry-run 2>&1 | grep '^would build: initramfs'"
 
+# --- a failed git step stops the checkout, and leaves no stamp ------------
+# A small tree (s5p_tree_init) and a one-patch series; a git shim fails
+# the one subcommand named in S5P_GIT_FAIL.
+trepo=$T_TMP/tree/src tpatches=$T_TMP/tree/patches
+mkdir -p "$trepo" "$tpatches" && echo one >"$trepo/f"
+(
+	s5p_info() { :; }
+	. "$S5P_TOP/scripts/lib/tree.sh" && s5p_tree_init "$trepo" base &&
+		echo two >"$trepo/f" && git -C "$trepo" commit -q -am "f: two" &&
+		git -C "$trepo" format-patch -q -1 -o "$tpatches" &&
+		git -C "$trepo" reset -q --hard base
+) >"$T_TMP/tree/init.log" 2>&1
+(cd "$tpatches" && ls -- *.patch) >"$tpatches/series"
+gitshim=$T_TMP/git-fail
+mkdir -p "$gitshim"
+cat >"$gitshim/git" <<EOF
+#!/bin/sh
+for a; do
+	[ "\$a" != "\${S5P_GIT_FAIL:-}" ] || { echo "git \$a: failing on purpose (12-pipeline)" >&2; exit 128; }
+done
+exec $(command -v git) "\$@"
+EOF
+chmod +x "$gitshim/git"
+tree_checkout() { # HASH [FAILING-SUBCOMMAND]
+	PATH=$gitshim:$PATH S5P_GIT_FAIL=${2:-} bash -c '. "$S5P_TOP/scripts/lib/common.sh" &&
+		. "$S5P_TOP/scripts/lib/tree.sh" && s5p_tree_checkout "$1" "$2" "$3" "12-pipeline"' \
+		_ "$trepo" "$tpatches" "$1"
+}
+tree_checkout h-ok >"$T_TMP/tree/ok.log" 2>&1
+t_check "a tree checkout: the series applied, the stamp written" \
+	test "$(cat "$trepo/f")/$(cat "$trepo/.git/s5p-series" 2>/dev/null)" = two/h-ok
+for c in read-tree write-tree commit-tree checkout update-ref; do
+	tree_checkout "h-$c" "$c" >"$T_TMP/tree/$c.log" 2>&1
+	rc=$?
+	t_check "a failed git $c: the checkout stops with an error (status $rc) and writes no stamp ($(cat "$trepo/.git/s5p-series" 2>/dev/null || echo none))" \
+		bash -c "[ $rc != 0 ] && [ ! -e '$trepo/.git/s5p-series' ] &&
+			grep -q '^error: .*git $c.* failed in $trepo' '$T_TMP/tree/$c.log'"
+done
+
+# --- a cache path the build cannot take -----------------------------------
+# A space or a colon in S5P_CACHE (gen_init_cpio's lists, make's O=):
+# every entry point refuses it at once, and writes nothing there.
+for bad in "$T_TMP/cache with space" "$T_TMP/cache:colon"; do
+	for ep in "boot-goni.sh --dry-run" "setup.sh --check" "clean.sh --old --dry-run" "kmod.sh --help"; do
+		# shellcheck disable=SC2086 # (the entry point and its option)
+		PATH=$shim:$PATH S5P_CACHE=$bad "$S5P_TOP"/scripts/$ep >"$T_TMP/badcache.out" 2>&1
+		rc=$?
+		if [ "$rc" != 1 ] || [ -e "$bad" ] ||
+			! grep -q "^error: S5P_CACHE='$bad' holds a space or a colon" "$T_TMP/badcache.out"; then
+			echo "$ep with S5P_CACHE='$bad': status $rc$([ -e "$bad" ] && echo ", wrote into it"):"
+			head -n 3 "$T_TMP/badcache.out"
+		fi
+		rm -rf "$bad"
+	done
+done >"$T_TMP/badcache.log"
+t_check "S5P_CACHE with a space or a colon: boot, setup, clean and kmod.sh refuse it with a message, writing nothing" \
+	bash -c "! grep . '$T_TMP/badcache.log' >&2"
+
+# --- an interrupted build ends its jobs -----------------------------------
+# A build step (s5p_run_logged, as the kernel's make and QEMU's ninja run)
+# whose jobs sleep: a Ctrl-C (SIGINT to the whole process group, as a
+# terminal sends it) or a SIGTERM to the script ends them too, and the
+# script stops before it writes its stamp.
+fake=$T_TMP/fake-build
+mkdir -p "$fake"
+tag=$$$RANDOM
+printf 'all: a b\na b:\n\tsleep 300.%s\n' "$tag" >"$fake/Makefile"
+printf 'rule s\n  command = sleep 300.%s\nbuild a: s\nbuild b: s\n' "$tag" >"$fake/build.ninja"
+interrupted_build() { # SIGNAL WHOM(group|script) BUILD-COMMAND...
+	local sig=$1 whom=$2 pid n=0 rc left
+	shift 2
+	rm -f "$fake/stamp"
+	# (env: a script started from a terminal has SIGINT at its default; one
+	# started in the background here would inherit it ignored)
+	# shellcheck disable=SC2016 # (expanded by that bash)
+	env --default-signal=INT setsid bash -c '. "$S5P_TOP/scripts/lib/common.sh"; . "$S5P_TOP/scripts/lib/progress.sh"
+		d=$1; shift; s5p_run_logged "$d/build.log" "a fake build" "$@"; echo built >"$d/stamp"' \
+		_ "$fake" "$@" >"$fake/out" 2>&1 &
+	pid=$!
+	while [ "$(pgrep -fc "^sleep 300\.$tag")" -lt 2 ] && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
+	if [ "$whom" = group ]; then kill -"$sig" -- -"$pid"; else kill -"$sig" "$pid"; fi
+	n=0
+	while kill -0 "$pid" 2>/dev/null && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
+	kill -0 "$pid" 2>/dev/null && kill -KILL -- -"$pid" # (still running after 30 s: ours)
+	wait "$pid"
+	rc=$?
+	sleep 0.5
+	left=$(pgrep -f "^sleep 300\.$tag" | tr '\n' ' ')
+	echo "status $rc, jobs left: ${left:-none}, stamp: $(cat "$fake/stamp" 2>/dev/null || echo none)"
+	# (ours: ended here whatever the result)
+	# shellcheck disable=SC2086 # (a list of pids)
+	[ -z "$left" ] || kill $left 2>/dev/null
+	[ -z "$left" ] && [ ! -e "$fake/stamp" ] && grep -q '^error: interrupted: stopped a fake build' "$fake/out"
+}
+res=$(interrupted_build INT group make -C "$fake" -j2)
+t_check "Ctrl-C on a make build: its jobs end, no stamp, a message ($res)" test $? = 0
+res=$(interrupted_build TERM script ninja -C "$fake" -j2 a b)
+t_check "SIGTERM to a script running ninja: its jobs end, no stamp, a message ($res)" test $? = 0
+
 # --- housekeeping ---------------------------------------------------------
 built=$("$S5P_TOP/scripts/boot-goni.sh" --build-only 2>&1 | sed -n 's/^==> built ([^)]*): //p' | tr -d ',')
 old=("$S5P_CACHE/dtb/goni-0000000000000000.dtb" "$S5P_CACHE/rootfs/initramfs-0000000000000000.cpio.gz"
@@ -227,6 +373,38 @@ t_check "a run needing a tree another run holds waits with a message" \
 t_check "... and then builds and passes (status $rc, waited $((t1 - t0)) s)" \
 	test "$rc" = 0 -a $((t1 - t0)) -ge 2
 rm -f "$(sed -n 's/.*built.*, \([^ ,]*\.dtb\),.*/\1/p' "$T_TMP/wait.log")"
+
+# A run reading the kernel's outputs (the initramfs's modules, boot.sh's
+# zImage: s5p_kernel_read) while another rewrites them: it waits for the
+# writer; if the writer left another build there, it copies nothing and
+# says so.  A fake build directory, then the real one under a boot.
+fk=$T_TMP/fake-kbuild
+mkdir -p "$fk/s5p-modules/lib"
+echo k1 >"$fk/.s5p-stamp" && echo m1 >"$fk/s5p-modules/.s5p-stamp"
+read_fake() {
+	bash -c '. "$S5P_TOP/scripts/lib/common.sh" && . "$S5P_TOP/scripts/lib/kernel.sh" &&
+		KBUILD=$1 KMODULES=$1/s5p-modules KSTAMP=k1 KMODSTAMP=m1 &&
+		s5p_kernel_read cp -a "$1/s5p-modules/lib" "$1/copy"' _ "$fk"
+}
+flock "$fk/.s5p-outputs.lock" bash -c "sleep 2; echo k2 >'$fk/.s5p-stamp'" &
+holder=$!
+sleep 0.5
+read_fake >"$T_TMP/read-fake.log" 2>&1
+rc=$?
+wait "$holder"
+t_check "a run copying the kernel's modules while another rebuilds them for another series waits, then copies nothing (status $rc)" \
+	bash -c "[ $rc = 1 ] && [ ! -e '$fk/copy' ] && grep -q 'waiting for another run writing $fk' '$T_TMP/read-fake.log' &&
+		grep -q '^error: another run rebuilt the kernel in $fk' '$T_TMP/read-fake.log'"
+s5p_kernel_build goni >/dev/null 2>&1 # (up to date: sets KBUILD)
+flock "$KBUILD/.s5p-outputs.lock" sleep 4 &
+holder=$!
+sleep 0.5
+"$S5P_TOP/scripts/boot-goni.sh" --cmd 'echo read-ok' >"$T_TMP/read-wait.log" 2>&1
+rc=$?
+wait "$holder"
+t_check "a boot while another run writes the kernel's build waits for it, then boots (status $rc)" \
+	bash -c "[ $rc = 0 ] && grep -q 'waiting for another run writing $KBUILD' '$T_TMP/read-wait.log' &&
+		grep -qx read-ok '$T_TMP/read-wait.log'"
 
 # Two boots at once, from two checkouts.
 cp "$T_TMP/dts.orig" "$co/boards/goni/goni.dts"
