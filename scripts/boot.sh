@@ -13,7 +13,8 @@
 #                     guest off and exit with COMMAND's exit status
 #   --timeout SECONDS give up on a --cmd run after this long (default 120): QEMU
 #                     is killed and the exit status is 124
-#   --log FILE        also keep the guest's console log in FILE
+#   --log FILE        also keep the guest's console log in FILE (and QEMU's own
+#                     output, where a sanitizer report goes, in FILE.qemu)
 #   --verbose         with --cmd, show the console (kernel log) on stderr too
 #   --flavour NAME    the kernel flavour: "default", or "debug" (KASAN, lockdep,
 #                     kmemleak, UBSAN, DMA-API and object debugging; about 10x
@@ -245,18 +246,25 @@ qrc=$?
 qpid=
 wait "$tailpid" 2>/dev/null
 
-cp "$run/console.log" "$S5P_CACHE/logs/$board-console.log"
-cp "$run/qemu.log" "$S5P_CACHE/logs/$board-qemu.log"
+# The last run's logs of each board (a rename: two runs at once, as in
+# make check's two lanes, never mix their lines); with --log FILE, this
+# run's own are FILE and FILE.qemu, which the messages below name.
+for f in console qemu; do
+	cp "$run/$f.log" "$S5P_CACHE/logs/.$board-$f.log.$$" &&
+		mv -f "$S5P_CACHE/logs/.$board-$f.log.$$" "$S5P_CACHE/logs/$board-$f.log"
+done
+clog=$S5P_CACHE/logs/$board-console.log qlog=$S5P_CACHE/logs/$board-qemu.log
+if [ -n "$log" ]; then
+	cp "$run/console.log" "$log" && cp "$run/qemu.log" "$log.qemu" && clog=$log qlog=$log.qemu
+fi
 # A sanitizer QEMU (S5P_QEMU_FLAVOUR=asan) that reported anything failed,
 # whatever the guest said.
 if s5p_qemu_san_report "$run/qemu.log" >"$run/san"; then
 	printf 'error: QEMU (%s build) reported a sanitizer error (log: %s):\n' \
-		"${S5P_QEMU_FLAVOUR:-plain}" "$S5P_CACHE/logs/$board-qemu.log" >&2
+		"${S5P_QEMU_FLAVOUR:-plain}" "$qlog" >&2
 	head -n 8 "$run/san" | sed 's/^/    /' >&2
 	exit 125
 fi
-[ -z "$log" ] || cp "$run/console.log" "$log"
-clog=$S5P_CACHE/logs/$board-console.log
 
 # /init writes it to the kernel log and to the console (kept when "quiet"
 # hides the kernel log).
@@ -273,7 +281,7 @@ fi
 	printf 'error: the guest could not mount the shared directory at /host (console log: %s)\n' "$clog" >&2
 if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" >"$run/reports"; then
 	printf 'error: the kernel log holds %s report line(s) (%s flavour; console log: %s):\n' \
-		"$(wc -l <"$run/reports")" "$flavour" "${log:-$clog}" >&2
+		"$(wc -l <"$run/reports")" "$flavour" "$clog" >&2
 	head -n 8 "$run/reports" | sed 's/^/    /' >&2
 	[ "${status:-1}" != 0 ] || status=3
 fi
@@ -285,7 +293,7 @@ if [ "$check_log" = 1 ] && [ "${status:-1}" = 0 ] &&
 	! grep -qaE 'S5P-KMEMLEAK [0-9]+ ' "$run/console.log"; then
 	why=$(grep -ao 'S5P-KMEMLEAK-OFF .*' "$run/console.log" | head -n1 | tr -d '\r')
 	printf 'error: this kernel has kmemleak, but /init logged no S5P-KMEMLEAK count: %s (console log: %s)\n' \
-		"${why:-no scan ran}" "${log:-$clog}" >&2
+		"${why:-no scan ran}" "$clog" >&2
 	status=3
 fi
 if [ -n "$status" ]; then
