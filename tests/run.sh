@@ -100,12 +100,14 @@ boots() { grep -qE 'scripts/(boot|fuzz-guest|stress-cma|bench-[a-z]+)|boot-\$|t_
 # Ctrl-C or SIGTERM: end every running suite (timeout passes the signal
 # to the suite's process group: its boots and QEMU), then stop.
 declare -A running=()	# timeout's PID -> job
+declare -A ended=()	# the jobs that have ended
 interrupted() {
 	trap - INT TERM
 	printf '# interrupted: ending %s running suite(s)\n' "${#running[@]}"
 	[ ${#running[@]} = 0 ] || kill -TERM "${!running[@]}" 2>/dev/null
 	wait
 	printf '%s passed, %s failed, %s skipped\n' "$passed" "$((failed + 1))" "$skipped"
+	rm -f "$times"
 	exit 130
 }
 trap interrupted INT TERM
@@ -153,16 +155,57 @@ for flavour in $flavours; do
 		if [ -n "$(header "$s" alone)" ]; then alone+=("$job"); else lanes+=("$job"); fi
 	done
 done
+# Shared boots: on a flavour, the suites whose header says "# s5p-shared-boot:
+# FLAVOUR BOARD SCRIPT SCENARIO" get one boot of BOARD for all of them
+# (tests/lib/shared-boot.sh, a job of its own, "shared-BOARD@FLAVOUR"); each
+# starts once it has ended, and reads its part from it (S5P_SHARED_BOOT).
+declare -A after=() shared_dir=() shared_args=()
+for flavour in $flavours; do
+	declare -A group=() members=()
+	for s in "${all[@]}"; do
+		runs_on "$s" "$flavour" || continue
+		read -r f b script scen _ <<<"$(header "$s" shared-boot)"
+		[ "$f" = "$flavour" ] && [ -n "$scen" ] || continue
+		base=$(basename "$s" .sh)
+		group[$b]+=" $base:$script:$scen"
+		members[$b]+=" $base"
+	done
+	for b in "${!group[@]}"; do
+		set -- ${members[$b]}
+		[ $# -ge 2 ] || continue
+		sj=shared-$b@$flavour
+		shared_dir[$sj]=$logdir/$sj.parts
+		shared_args[$sj]="$b ${shared_dir[$sj]}${group[$b]}"
+		sec=${est[$sj]:-}
+		if [ -z "$sec" ]; then
+			sec=0
+			for m; do [ "$flavour" = default ] || m=$m@$flavour; sec=$((sec + ${est[$m]:-300})); done
+		fi
+		lanes+=("$sec $sj $flavour")
+		for m; do
+			[ "$flavour" = default ] || m=$m@$flavour
+			after[$m]=$sj
+		done
+	done
+	unset group members
+done
 [ ${#lanes[@]} = 0 ] || mapfile -t lanes < <(printf '%s\n' "${lanes[@]}" | sort -k1,1nr -k2,2)
 
-times=$logdir/times.tsv
+# (this run's own file until the end: another checkout's run may share the
+# cache's test-logs)
+times=$logdir/times.tsv.$$
 printf 'suite\tseconds\tpassed\tfailed\tskipped\tstarted\n' >"$times"
 
 # start_job NAME FLAVOUR: start the suite in the background, output in its
 # log; records it in running[].
 start_job() {
-	local name=$1 flavour=$2 log tmo s
+	local name=$1 flavour=$2 log tmo s args=() shared=
 	s=$S5P_TOP/tests/suites/${name%@*}.sh
+	if [ -n "${shared_args[$name]:-}" ]; then
+		s=$S5P_TOP/tests/lib/shared-boot.sh
+		read -r -a args <<<"${shared_args[$name]}"
+	fi
+	[ -z "${after[$name]:-}" ] || shared=${shared_dir[${after[$name]}]}
 	log=$logdir/$name.log
 	rm -rf "$logdir/$name.files"
 	tmo=$(header "$s" timeout)
@@ -176,7 +219,7 @@ start_job() {
 	printf '# started %s (%s running)\n' "$name" "$((${#running[@]} + 1))"
 	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") \
 		S5P_TEST_LOGDIR=$logdir/$name.files S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
-		timeout -k 30 "$tmo" "$s" </dev/null >"$log" 2>&1 &
+		S5P_SHARED_BOOT=$shared timeout -k 30 "$tmo" "$s" "${args[@]}" </dev/null >"$log" 2>&1 &
 	running[$!]="$name $flavour $(date +%s) $tmo"
 }
 
@@ -224,6 +267,7 @@ finish_job() {
 		fi
 	fi
 	[ "$f" = 0 ] || failures+=("$name ($f)")
+	ended[$name]=1
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
 	where=$log
 	[ ! -d "$dir" ] || where="$log and $dir/"
@@ -253,9 +297,20 @@ for job in "${alone[@]}"; do
 	start_job "$name" "$flavour"
 	wait_one
 done
-for job in "${lanes[@]}"; do
-	read -r _ name flavour <<<"$job"
+# The longest first, but a suite whose shared boot has not ended waits.
+pending=("${lanes[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
 	while [ ${#running[@]} -ge "$jobs_max" ]; do wait_one; done
+	pick=
+	for i in "${!pending[@]}"; do
+		read -r _ name flavour <<<"${pending[$i]}"
+		dep=${after[$name]:-}
+		if [ -z "$dep" ] || [ -n "${ended[$dep]:-}" ]; then pick=$i; break; fi
+	done
+	if [ -z "$pick" ] && [ ${#running[@]} -gt 0 ]; then wait_one; continue; fi
+	pick=${pick:-$(printf '%s\n' "${!pending[@]}" | head -n1)}
+	read -r _ name flavour <<<"${pending[$pick]}"
+	unset "pending[$pick]"
 	start_job "$name" "$flavour"
 done
 while [ ${#running[@]} -gt 0 ]; do wait_one; done
@@ -266,8 +321,9 @@ trap - INT TERM
 {
 	[ ! -f "$logdir/times" ] || cat "$logdir/times"
 	awk -F'\t' 'NR > 1 { print $1, $2 }' "$times"
-} | awk '{ t[$1] = $2 } END { for (n in t) print n, t[n] }' | sort >"$logdir/times.new" &&
-	mv "$logdir/times.new" "$logdir/times"
+} | awk '{ t[$1] = $2 } END { for (n in t) print n, t[n] }' | sort >"$logdir/times.new.$$" &&
+	mv "$logdir/times.new.$$" "$logdir/times"
+mv "$times" "$logdir/times.tsv"
 
 printf '# suites took %ss in %s lane(s); total time %ss (scripts/test-times.sh prints the table)\n' \
 	$(($(date +%s) - suites_start)) "$jobs_max" $(($(date +%s) - start))

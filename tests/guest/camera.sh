@@ -215,5 +215,5 @@ esac
 cma_nothing_lost "camera: nothing lost in any CMA region at the end"
 
 check "camera: no oops, BUG or warning in the kernel log" \
-	sh -c ". /tests/lib.sh; ! dmesg | kernel_reports"
+	sh -c ". /tests/lib.sh; ! part_dmesg | kernel_reports"
 exit $T_FAILED

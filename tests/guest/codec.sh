@@ -226,5 +226,5 @@ esac
 cma_nothing_lost "codec: nothing lost in any CMA region at the end"
 
 check "codec: no oops, BUG or warning in the kernel log" \
-	sh -c ". /tests/lib.sh; ! dmesg | kernel_reports"
+	sh -c ". /tests/lib.sh; ! part_dmesg | kernel_reports"
 exit $T_FAILED

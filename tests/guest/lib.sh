@@ -44,3 +44,10 @@ irq_count() {
 kernel_reports() {
 	grep -aE -f /tests/kernel-reports.re "$@"
 }
+
+# part_dmesg: the kernel log since this script's part of a shared boot
+# began ("S5P-PART-BEGIN", tests/lib/shared-boot.sh), or all of it: a
+# report from another suite's part is that suite's.
+part_dmesg() {
+	dmesg | awk '/S5P-PART-BEGIN / { n = 0 } { l[++n] = $0 } END { for (i = 1; i <= n; i++) print l[i] }'
+}

@@ -131,16 +131,29 @@ t_done() { printf '# s5p-done\n'; [ "$T_FAILED" = 0 ]; }
 # APPEND if given) and run "/tests/SCRIPT SCENARIO" in the guest; relay
 # its TAP and '#' lines, prefixed with SCENARIO, and check its exit
 # status.  Sets T_OUT (its output), T_LOG (the console log) and T_RC.
+# A part of a shared boot (S5P_SHARED_BOOT, tests/lib/shared-boot.sh: one
+# debug-kernel boot runs several suites' scripts) is not booted again: its
+# output, its stretch of the console log and its status are read from
+# there.
 t_guest_boot() {
 	local board=$1 script=$2 scenario=$3 append=${4:-}
-	local how="the board's default cma= and cma_map="
+	local how="the board's default cma= and cma_map=" part
 	T_OUT=$T_TMP/$board-$scenario.out T_LOG=$T_TMP/$board-$scenario.log
 	rm -f "$T_LOG"
 	[ -z "$append" ] || how="--append '$append'"
-	echo "# $board, $scenario: $how (${S5P_FLAVOUR:-default} kernel)"
-	"$S5P_TOP/scripts/boot-$board.sh" --cmd "/tests/$script $scenario" \
-		${append:+--append "$append"} --log "$T_LOG" --timeout 900 >"$T_OUT" 2>"$T_TMP/err"
-	T_RC=$?
+	part=${S5P_SHARED_BOOT:+$S5P_SHARED_BOOT/$(basename "$0" .sh).$board.$scenario}
+	if [ -n "$part" ] && [ -z "$append" ] && [ -f "$part.rc" ]; then
+		echo "# $board, $scenario: $how (${S5P_FLAVOUR:-default} kernel), a part of the shared boot $S5P_SHARED_BOOT"
+		cp "$part.out" "$T_OUT" && cp "$part.log" "$T_LOG" && : >"$T_TMP/err"
+		T_RC=$(cat "$part.rc")
+	else
+		[ -z "$part" ] || [ -n "$append" ] ||
+			echo "# $board, $scenario: the shared boot did not run this part; booting on its own"
+		echo "# $board, $scenario: $how (${S5P_FLAVOUR:-default} kernel)"
+		"$S5P_TOP/scripts/boot-$board.sh" --cmd "/tests/$script $scenario" \
+			${append:+--append "$append"} --log "$T_LOG" --timeout 900 >"$T_OUT" 2>"$T_TMP/err"
+		T_RC=$?
+	fi
 	t_relay "$scenario: " <"$T_OUT"
 	t_check "$board $scenario: guest checks exit with status 0 (got $T_RC)" [ "$T_RC" = 0 ]
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The per-suite times of the last `make check` (tests/run.sh), as the
+# Markdown table docs/testing.md keeps:
+#
+#   scripts/test-times.sh [TIMES.tsv]   (default: $S5P_CACHE/test-logs/times.tsv)
+#
+# One row a suite (the longest first): seconds, checks passed, failed and
+# skipped, and when it started after the first suite did; then the sums
+# of each pass and of all suites, against the wall time the suites took
+# in their lanes (two at a time, tests/run.sh).
+. "$(dirname "$0")/lib/common.sh"
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
+esac
+f=${1:-$S5P_CACHE/test-logs/times.tsv}
+[ -s "$f" ] || s5p_die "no times in $f: run 'make check' (or tests/run.sh SUITE...) first"
+awk -F'\t' '
+NR == 1 { next }
+{
+	n++; name[n] = $1; sec[n] = $2; p[n] = $3; f[n] = $4; k[n] = $5; st[n] = $6
+	pass = ($1 ~ /@/) ? substr($1, index($1, "@") + 1) : "default"
+	sum[pass] += $2; all += $2; np += $3; nf += $4; nk += $5
+	if ($6 + $2 > wall) wall = $6 + $2
+}
+END {
+	# longest first
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (sec[j] > sec[i]) {
+		t = name[i]; name[i] = name[j]; name[j] = t; t = sec[i]; sec[i] = sec[j]; sec[j] = t
+		t = p[i]; p[i] = p[j]; p[j] = t; t = f[i]; f[i] = f[j]; f[j] = t
+		t = k[i]; k[i] = k[j]; k[j] = t; t = st[i]; st[i] = st[j]; st[j] = t
+	}
+	print "| suite | seconds | passed | failed | skipped | started at |"
+	print "| --- | ---: | ---: | ---: | ---: | ---: |"
+	for (i = 1; i <= n; i++)
+		printf "| %s | %d | %d | %d | %d | %d s |\n", name[i], sec[i], p[i], f[i], k[i], st[i]
+	for (q in sum) printf "| all of the %s pass | %d | | | | |\n", q, sum[q]
+	printf "| **all suites, one after the other** | **%d** | %d | %d | %d | |\n", all, np, nf, nk
+	printf "| **wall time of the suites in their lanes** | **%d** | | | | |\n", wall
+}' "$f"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# One boot for several suites' guest scripts (tests/run.sh runs it; docs/
+# testing.md, "Shared boots"):
+#
+#   tests/lib/shared-boot.sh BOARD OUTDIR SUITE:SCRIPT:SCENARIO...
+#
+# A debug-kernel boot costs about 75 s before and after its command (30 s
+# to /init, the modules, kmemleak's scans), so the suites whose header says
+# "# s5p-shared-boot: FLAVOUR BOARD SCRIPT SCENARIO" (a boot with the
+# board's defaults) run their scripts one after the other in one boot of
+# BOARD.  Each part is framed by "S5P-PART-BEGIN SUITE" and "S5P-PART-END
+# SUITE STATUS" lines, on the output and in the kernel log, so that the
+# part's output, its stretch of the console log (a kernel report is the
+# part's that was running) and its status go to OUTDIR/SUITE.BOARD.SCENARIO
+# .out, .log and .rc, where the suite's t_guest_boot reads them
+# (S5P_SHARED_BOOT=OUTDIR).  The suites judge their parts; this judges the
+# boot: it ran every part, it ended as a boot should, nothing was reported
+# outside the parts (before the first, between two, and kmemleak's objects
+# after the last), and a kernel with kmemleak counted.
+# s5p-timeout: 2400
+. "$(dirname "$0")/tap.sh"
+t_plan 4
+
+board=$1 out=$2
+shift 2
+rm -rf "$out" && mkdir -p "$out" || exit 1
+cmd= n=0
+for p in "$@"; do
+	IFS=: read -r suite script scenario <<<"$p"
+	[[ $suite =~ ^[A-Za-z0-9@._-]+$ ]] || { t_fail "bad part '$p'"; continue; }
+	cmd+="echo S5P-PART-BEGIN $suite >/dev/kmsg; echo S5P-PART-BEGIN $suite; "
+	cmd+="/tests/$script $scenario; r=\$?; "
+	cmd+="echo S5P-PART-END $suite \$r >/dev/kmsg; echo S5P-PART-END $suite \$r; "
+	n=$((n + 1))
+done
+cmd+="true"
+echo "# $board: $n parts in one boot (${S5P_FLAVOUR:-default} kernel): $*"
+log=$T_TMP/console.log
+t0=$(date +%s)
+"$S5P_TOP/scripts/boot-$board.sh" --cmd "$cmd" --log "$log" --timeout $((n * 900)) \
+	>"$T_TMP/out" 2>"$T_TMP/err"
+rc=$?
+echo "# boot status $rc in $(($(date +%s) - t0)) s"
+
+# split: the output and the console log by part; what lies outside them
+awk -v dir="$out" -v b="$board" -v parts="$*" '
+BEGIN { np = split(parts, pp, " "); for (i = 1; i <= np; i++) { split(pp[i], f, ":"); sc[f[1]] = f[3] } }
+{ sub(/\r$/, "") }
+/S5P-PART-BEGIN / { s = $NF; cur = dir "/" s "." b "." sc[s]; printf "" >(cur ".out"); next }
+/S5P-PART-END / { print $NF >(cur ".rc"); close(cur ".out"); close(cur ".rc"); cur = ""; next }
+cur != "" { print >(cur ".out") }' "$T_TMP/out"
+awk -v dir="$out" -v b="$board" -v parts="$*" -v outside="$T_TMP/outside.log" '
+BEGIN { np = split(parts, pp, " "); for (i = 1; i <= np; i++) { split(pp[i], f, ":"); sc[f[1]] = f[3] } }
+/S5P-PART-BEGIN / { s = $NF; sub(/\r$/, "", s); cur = dir "/" s "." b "." sc[s] ".log"; print >cur; next }
+/S5P-PART-END / { print >cur; close(cur); cur = ""; next }
+cur != "" { print >cur; next }
+{ print >outside }' "$log"
+ran=$(ls "$out"/*.rc 2>/dev/null | wc -l)
+t_check "$board: the shared boot ran every part ($ran of $n)" [ "$ran" = "$n" ]
+[ "$ran" = "$n" ] || tail -n 12 "$T_TMP/err" "$log" | sed 's/^/#   /'
+# 0, or 3 for a kernel report (the part's suite fails on it; outside the
+# parts, the next check does)
+t_check "$board: the shared boot ended as a boot should (status $rc: 0, or 3 for a report)" \
+	bash -c "[ $rc = 0 ] || [ $rc = 3 ]"
+t_no_reports "$board: no kernel report outside the parts (before, between, kmemleak's objects after them)" \
+	"$T_TMP/outside.log"
+if grep -q 'kmemleak: Kernel memory leak detector initialized' "$log"; then
+	t_check "$board: kmemleak scanned after the parts (S5P-KMEMLEAK count)" \
+		grep -qaE 'S5P-KMEMLEAK [0-9]+ ' "$log"
+else
+	t_skip "$board: kmemleak scanned after the parts" "no kmemleak in this kernel"
+fi
+t_done
