@@ -28,7 +28,7 @@
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 44
+t_plan 46
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -418,4 +418,47 @@ wait "$a"
 ra=$?
 t_check "two boots at once from two checkouts: both pass (status $ra and $rb)" \
 	bash -c "[ $ra = 0 ] && [ $rb = 0 ] && grep -qx run-a '$T_TMP/a.out' && grep -qx run-b '$T_TMP/b.out'"
+# The one list of kernel reports (tests/guest/kernel-reports.re): each kind
+# of report is found, by the host's s5p_kernel_reports and by the guest's
+# kernel_reports (the same file, under busybox's grep where qemu-arm can run
+# it), and the lines a clean boot prints are not.
+cat >"$T_TMP/reports.log" <<'LOG'
+[    1.0] BUG: KASAN: slab-use-after-free in cma_put+0x1c/0x80
+[    1.0] BUG kmalloc-64 (Not tainted): Poison overwritten
+[    1.0] WARNING: CPU: 0 PID: 1 at mm/cma.c:1 cma_alloc+0x1/0x2
+[    1.0] Unable to handle kernel NULL pointer dereference at virtual address 00000000
+[    1.0] Internal error: Oops: 17 [#1] ARM
+[    1.0] Kernel panic - not syncing: Fatal exception
+[    1.0] UBSAN: shift-out-of-bounds in drivers/foo.c:12:3
+[    1.0] DMA-API: s5pv210-codec f1700000.video-codec: device driver frees DMA memory with wrong function
+[    1.0] ODEBUG: free active (active state 0) object type: timer_list
+[    1.0] unreferenced object 0xc4a3b000 (size 64):
+[    1.0] INFO: task kworker/0:1:12 blocked for more than 120 seconds.
+[    1.0] INFO: trying to register non-static key.
+[    1.0] turning off the locking correctness validator.
+[    1.0] rcu: INFO: rcu_preempt self-detected stall on CPU
+[    1.0] ------------[ cut here ]------------
+[    1.0] list_del corruption. prev->next should be c1, but was c2
+[    1.0] refcount_t: underflow; use-after-free.
+LOG
+cat >"$T_TMP/clean.log" <<'LOG'
+[    0.0] DMA-API: preallocated 65536 debug entries
+[    0.0] kmemleak: Kernel memory leak detector initialized (mem pool available: 15893)
+[    0.0] kasan: KernelAddressSanitizer initialized
+[    9.0] S5P-KMEMLEAK 0 unreferenced object(s) (first scans: 0; an object freed after them is not counted)
+[    9.0] S5P-KMEMLEAK-FIRST object 0xc1234567 (size 64):
+[    9.0] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar
+LOG
+nrep=$(wc -l <"$T_TMP/reports.log")
+got=$(s5p_kernel_reports "$T_TMP/reports.log" | wc -l)
+t_check "the report list finds each of $nrep kinds of kernel report (found $got) and none of a clean boot's lines" \
+	bash -c "[ '$got' = '$nrep' ] && ! { . '$S5P_TOP/scripts/lib/common.sh'; s5p_kernel_reports '$T_TMP/clean.log'; }"
+bb=$(ls "$S5P_CACHE"/downloads/armel/busybox-static_*_armel.deb 2>/dev/null | head -n1)
+if [ -n "$bb" ] && command -v qemu-arm >/dev/null && mkdir -p "$T_TMP/bb" && dpkg-deb -x "$bb" "$T_TMP/bb"; then
+	gotg=$(qemu-arm "$T_TMP/bb/bin/busybox" grep -aE -f "$S5P_TOP/tests/guest/kernel-reports.re" "$T_TMP/reports.log" | wc -l)
+	t_check "the guest's busybox grep finds the same $nrep with the same list (found $gotg) and none of the clean lines" \
+		bash -c "[ '$gotg' = '$nrep' ] && ! qemu-arm '$T_TMP/bb/bin/busybox' grep -aE -f '$S5P_TOP/tests/guest/kernel-reports.re' '$T_TMP/clean.log'"
+else
+	t_skip "the guest's busybox grep finds the same reports" "no cached busybox-static .deb or no qemu-arm"
+fi
 t_done
