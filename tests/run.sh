@@ -112,6 +112,17 @@ interrupted() {
 }
 trap interrupted INT TERM
 
+# build BOARD FLAVOUR QEMU: what BOARD's boots need on that kernel flavour
+# and QEMU build; the build's progress goes to the terminal too (a cold
+# build takes many minutes), as comment lines.  A failure is one more.
+build() {
+	S5P_QEMU_FLAVOUR=$3 "$S5P_TOP/scripts/boot-$1.sh" --build-only --flavour "$2" 2>&1 |
+		tee "$logdir/build-$2-$1.log" | sed -u 's/^/#   /'
+	[ "${PIPESTATUS[0]}" != 0 ] || return 0
+	printf 'not ok - build: %s, %s kernel, %s QEMU (log: %s)\n' "$1" "$2" "$3" "$logdir/build-$2-$1.log"
+	failed=$((failed + 1))
+	failures+=("build-$2-$1")
+}
 for flavour in $flavours; do
 	need=0
 	for s in "${all[@]}"; do
@@ -121,17 +132,17 @@ for flavour in $flavours; do
 	q=$(qemu_for "$flavour")
 	printf '# building for the boots: both boards, %s kernel, %s QEMU\n' "$flavour" "$q"
 	t0=$(date +%s)
-	for board in goni aquila; do
-		# The build's progress goes to the terminal too (a cold build takes
-		# many minutes), as comment lines.
-		S5P_QEMU_FLAVOUR=$q "$S5P_TOP/scripts/boot-$board.sh" --build-only --flavour "$flavour" 2>&1 |
-			tee "$logdir/build-$flavour-$board.log" | sed -u 's/^/#   /'
-		[ "${PIPESTATUS[0]}" != 0 ] || continue
-		printf 'not ok - build: %s, %s kernel, %s QEMU (log: %s)\n' "$board" "$flavour" "$q" \
-			"$logdir/build-$flavour-$board.log"
-		failed=$((failed + 1))
-		failures+=("build-$flavour-$board")
-	done
+	for board in goni aquila; do build "$board" "$flavour" "$q"; done
+	printf '# built in %ss\n' $(($(date +%s) - t0))
+done
+# A suite's own kernel flavours ("# s5p-prebuild: BOARD FLAVOUR", e.g.
+# 13-flavours' mainline-cma), built here too, on the default pass's QEMU.
+for s in "${all[@]}"; do
+	read -r board flavour _ <<<"$(header "$s" prebuild)"
+	[ -n "$flavour" ] || continue
+	printf '# building for %s: %s, %s kernel\n' "$(basename "$s" .sh)" "$board" "$flavour"
+	t0=$(date +%s)
+	build "$board" "$flavour" "$(qemu_for default)"
 	printf '# built in %ss\n' $(($(date +%s) - t0))
 done
 
