@@ -4,7 +4,7 @@
 # --append path, poweroff and reboot, and the boot script's own contract
 # (exit status, timeout, bad options).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 53
+t_plan 51
 
 for board in goni aquila; do
 	boot=$S5P_TOP/scripts/boot-$board.sh

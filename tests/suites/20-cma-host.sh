@@ -6,11 +6,11 @@
 # allocator), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 156
+t_plan 155
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source
-t_pass "kernel tree with the series: $KSRC"
+echo "# kernel tree with the series: $KSRC"
 
 # Unit tests of the kernel code, on the host.
 build=$S5P_CACHE/host-build/cma
