@@ -174,7 +174,7 @@ s5p_qemu_build() {
 		}
 		echo "$ckey" >"$QBUILD/.s5p-configured"
 	fi
-	s5p_log "qemu: building qemu-system-arm in $QBUILD (about $([ -n "$S5P_QEMU_FLAVOUR_SUFFIX" ] && echo 7 || echo 4) min on 2 cores when cold)"
+	s5p_log "qemu: building qemu-system-arm in $QBUILD (about $([ -n "$S5P_QEMU_FLAVOUR_SUFFIX" ] && echo 4 to 7 || echo 3) min on 2 cores when cold)"
 	local targets=(qemu-system-arm) t
 	# "tests": every S5PV210 qtest the tree has (s5pv210-test, per-device ones)
 	if [ "$what" = tests ]; then
