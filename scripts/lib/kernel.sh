@@ -180,7 +180,7 @@ s5p_kernel_config() {
 # options, so boards with the same configuration share one build.
 s5p_kernel_build() {
 	local board=$1 flavour=${2:-default} cfghash stamp t0
-	KSTAMP= KMODSTAMP=
+	KSTAMP='' KMODSTAMP=''
 	s5p_kernel_flavour_check "$flavour"
 	s5p_kernel_source --no-checkout
 	# Boards whose own fragments set the same options share one build
