@@ -274,6 +274,9 @@ s5p_kernel_drivers() {
 	local kstamp=$1 stamp dbuild rel
 	stamp=$(s5p_hash -s "$kstamp" "$S5P_TOP/drivers")
 	KMODULES=$KBUILD/s5p-modules
+	# (the stamp these modules get: drivers/ may have changed since
+	# s5p_kernel_build set it)
+	KMODSTAMP=$stamp
 	[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	s5p_need_cmd depmod
 	s5p_build_lock
