@@ -6,7 +6,7 @@
 #
 #   --host   the host runner only: bench/host/cma-bench built from the
 #            patched kernel tree's allocators; ns per operation at 100,
-#            10,000 and 100,000 live chunks, then both traces of
+#            10,000 and 100,000 live chunks, then every trace of
 #            bench/traces/ per allocator; chunk maps and occupancy PNGs
 #            (bench/plot.py, needs python3-matplotlib) into DIR
 #   --guest  the guest part only: Goni boots replaying the traces through

@@ -175,6 +175,7 @@ fi
 
 if [ -n "$why" ]; then
 	s5p_log "apt-get update ($why)"
+	t=$(date +%s)
 	# Retried: a mirror may be briefly unreachable.
 	tries=0
 	until s5p_sudo apt-get update; do
@@ -184,6 +185,7 @@ if [ -n "$why" ]; then
 		s5p_info "apt-get update failed; trying again in $((tries * 10)) s"
 		sleep $((tries * 10))
 	done
+	s5p_done "$t" "apt-get update"
 fi
 if [ ${#missing[@]} -gt 0 ]; then
 	# The kernel source at the version recorded in versions, when the
@@ -196,9 +198,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 		fi
 	done
 	s5p_log "installing ${#missing[@]} packages: ${missing[*]}"
+	t=$(date +%s)
 	if ! s5p_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; then
 		s5p_die "apt-get install failed (see above); fix the apt problem and rerun scripts/setup.sh"
 	fi
+	s5p_done "$t" "packages installed"
 fi
 s5p_log "setup complete"
 [ $update = 1 ] || exit 0

@@ -21,6 +21,18 @@ case "$S5P_CACHE" in
 	s5p_die "S5P_CACHE='$S5P_CACHE' holds a space or a colon, which the build cannot take (make, the initramfs lists); set S5P_CACHE to a directory without them" ;;
 esac
 
+# Each build step says how long it took, so that the figures in the README
+# and docs/ can be kept true: s5p_done START WHAT logs "WHAT: N s" (START
+# from $(date +%s) when the step began); s5p_elapsed START prints the
+# duration alone.
+s5p_elapsed() {
+	local t=$(($(date +%s) - $1))
+	if [ $t -ge 60 ]; then printf '%s s (%d min %d s)\n' $t $((t / 60)) $((t % 60))
+	else printf '%s s\n' $t
+	fi
+}
+s5p_done() { s5p_log "$2: $(s5p_elapsed "$1")"; }
+
 # Run a command with root rights (we may already be root).
 s5p_sudo() {
 	if [ "$(id -u)" = 0 ]; then "$@"

@@ -46,16 +46,18 @@ s5p_kernel_checkout() {
 		[ "$(cat "$KSRC/.git/s5p-series" 2>/dev/null)" != "${KSRC_ID#series:}" ] || return 0
 	s5p_tree_lock "$KDIR"
 	if [ ! -f "$KSRC/.git/s5p-unpacked" ]; then
-		local tarball=/usr/src/linux-source-6.1.tar.xz
+		local tarball=/usr/src/linux-source-6.1.tar.xz t
 		if [ "$(s5p_pkg_version linux-source-6.1)" != "$S5P_KVER" ]; then
 			tarball=$(s5p_kernel_tarball) || exit 1
 		fi
 		s5p_log "kernel: unpacking $tarball ($S5P_KVER) into $KSRC"
+		t=$(date +%s)
 		rm -rf "$KSRC" && mkdir -p "$KSRC"
 		tar -C "$KSRC" --strip-components=1 -xJf "$tarball" ||
 			s5p_die "cannot unpack $tarball (disk full? scripts/clean.sh --old frees space)"
 		s5p_tree_init "$KSRC" "Debian linux-source-6.1 $S5P_KVER"
 		touch "$KSRC/.git/s5p-unpacked"
+		s5p_done "$t" "kernel: source unpacked and recorded in git"
 	fi
 	s5p_tree_checkout "$KSRC" "$KSERIES_DIR" "${KSRC_ID#series:}" \
 		"kernel: applying kernel-patches/ to $S5P_KVER"
@@ -65,15 +67,17 @@ s5p_kernel_checkout() {
 # s5p_kernel_tarball: linux-source-6.1's tarball at S5P_KVER when another
 # version is installed: from the package, downloaded into the cache.
 s5p_kernel_tarball() {
-	local dl=$S5P_CACHE/downloads deb tarball
+	local dl=$S5P_CACHE/downloads deb tarball t
 	tarball=$dl/linux-source-$S5P_KVER.tar.xz
 	[ -f "$tarball" ] && { printf '%s\n' "$tarball"; return 0; }
 	mkdir -p "$dl"
 	deb=$(ls "$dl/linux-source-6.1_${S5P_KVER//:/%3a}_"*.deb 2>/dev/null | head -n1)
 	if [ -z "$deb" ]; then
 		s5p_log "kernel: downloading linux-source-6.1 $S5P_KVER (the installed one is $(s5p_pkg_version linux-source-6.1))"
+		t=$(date +%s)
 		(cd "$dl" && apt-get download "linux-source-6.1=$S5P_KVER" >"$dl/linux-download.log" 2>&1) ||
 			s5p_die "apt-get download linux-source-6.1=$S5P_KVER failed (log: $dl/linux-download.log): is the Debian archive reachable?"
+		s5p_done "$t" "kernel: source package downloaded"
 		deb=$(ls "$dl/linux-source-6.1_${S5P_KVER//:/%3a}_"*.deb | head -n1)
 	fi
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.1.tar.xz >"$tarball.tmp" ||
@@ -175,8 +179,8 @@ s5p_kernel_config() {
 # The build directory is named by the board's and the flavour's own
 # options, so boards with the same configuration share one build.
 s5p_kernel_build() {
-	local board=$1 flavour=${2:-default} cfghash stamp
-	KSTAMP= KMODSTAMP=
+	local board=$1 flavour=${2:-default} cfghash stamp t0
+	KSTAMP='' KMODSTAMP=''
 	s5p_kernel_flavour_check "$flavour"
 	s5p_kernel_source --no-checkout
 	# Boards whose own fragments set the same options share one build
@@ -219,6 +223,7 @@ s5p_kernel_build() {
 	fi
 	# Checkout, configuration and build under the tree's lock: the stamp
 	# written is the series this process checked out and compiled.
+	t0=$(date +%s)
 	[ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_lock "$KDIR"
 	s5p_kernel_checkout
 	s5p_kernel_config "$board" "$flavour"
@@ -232,7 +237,7 @@ s5p_kernel_build() {
 		# An interrupted build must not pass for the one stamped before.
 		rm -f "$KBUILD/.s5p-stamp"
 		cmp -s "$KCONFIG_OUT" "$KBUILD/.config" || cp "$KCONFIG_OUT" "$KBUILD/.config"
-		s5p_log "kernel: building zImage and modules for $board ($flavour flavour) in $KBUILD (about 7 min on 2 cores when cold; debug about 10)"
+		s5p_log "kernel: building zImage and modules for $board ($flavour flavour) in $KBUILD (about 8 to 10 min on 2 cores when cold)"
 		s5p_run_logged "$KBUILD/build.log" "make zImage modules" \
 			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" zImage modules
 		echo "$stamp" >"$KBUILD/.s5p-stamp"
@@ -241,6 +246,7 @@ s5p_kernel_build() {
 	s5p_kernel_drivers "$stamp"
 	s5p_outputs_unlock
 	[ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_unlock
+	s5p_done "$t0" "kernel: zImage and modules for $board ($flavour flavour) ready, every step above"
 }
 
 # s5p_kernel_read CMD...: run CMD, which reads the outputs s5p_kernel_build
@@ -268,6 +274,9 @@ s5p_kernel_drivers() {
 	local kstamp=$1 stamp dbuild rel
 	stamp=$(s5p_hash -s "$kstamp" "$S5P_TOP/drivers")
 	KMODULES=$KBUILD/s5p-modules
+	# (the stamp these modules get: drivers/ may have changed since
+	# s5p_kernel_build set it)
+	KMODSTAMP=$stamp
 	[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	s5p_need_cmd depmod
 	s5p_build_lock

@@ -44,7 +44,7 @@ s5p_run_logged() {
 		fi
 		s5p_die "$what failed (exit $rc); full log: $log"
 	fi
-	s5p_info "$what: done in $(($(date +%s) - start))s"
+	s5p_info "$what: done in $(s5p_elapsed "$start")"
 }
 
 # s5p_run_interrupted STATUS: the trap of s5p_run_logged.  SIGTERM to the

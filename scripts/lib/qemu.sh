@@ -37,7 +37,7 @@ s5p_qemu_source() {
 # s5p_qemu_checkout: the cache's tree unpacked and at QSRC_ID, under the
 # tree's lock.
 s5p_qemu_checkout() {
-	local ver=$S5P_QVER dl
+	local ver=$S5P_QVER dl t
 	[ -z "${S5P_QEMU_TREE:-}" ] || return 0
 	[ ! -f "$QSRC/.git/s5p-unpacked" ] ||
 		[ "$(cat "$QSRC/.git/s5p-series" 2>/dev/null)" != "${QSRC_ID#series:}" ] || return 0
@@ -47,16 +47,20 @@ s5p_qemu_checkout() {
 		mkdir -p "$dl"
 		if ! ls "$dl"/qemu_"${ver#*:}".dsc >/dev/null 2>&1; then
 			s5p_log "qemu: downloading the Debian source package qemu $ver"
+			t=$(date +%s)
 			(cd "$dl" && apt-get source --download-only "qemu=$ver" >"$dl/qemu-download.log" 2>&1) ||
 				s5p_die "apt-get source qemu=$ver failed: is the Debian archive reachable? (scripts/setup.sh adds the deb-src lines)"
+			s5p_done "$t" "qemu: source package downloaded"
 		fi
 		s5p_log "qemu: unpacking $ver (with Debian's patches) into $QSRC"
+		t=$(date +%s)
 		rm -rf "$QSRC"
 		dpkg-source --no-check -x "$dl"/qemu_"${ver#*:}".dsc "$QSRC" >"$QDIR/unpack.log" 2>&1 ||
 			s5p_die "dpkg-source -x failed (see $QDIR/unpack.log)"
 		rm -rf "$QSRC/.pc"
 		s5p_tree_init "$QSRC" "Debian qemu $ver (dpkg-source -x)"
 		touch "$QSRC/.git/s5p-unpacked"
+		s5p_done "$t" "qemu: source unpacked and recorded in git"
 	fi
 	s5p_tree_checkout "$QSRC" "$QSERIES_DIR" "${QSRC_ID#series:}" \
 		"qemu: applying qemu-patches/ to $ver"
@@ -140,7 +144,7 @@ s5p_qemu_qtest() {
 # s5p_qemu_build: qemu-system-arm (and the qtest binaries when asked: pass
 # "tests"); sets QBUILD and QEMU.
 s5p_qemu_build() {
-	local what=${1:-} stamp ckey
+	local what=${1:-} stamp ckey t0
 	s5p_qemu_flavour
 	s5p_qemu_source --no-checkout
 	QBUILD=$QBUILD$S5P_QEMU_FLAVOUR_SUFFIX
@@ -157,6 +161,7 @@ s5p_qemu_build() {
 	fi
 	# Checkout and build under the tree's lock: the stamp is what was
 	# compiled.
+	t0=$(date +%s)
 	[ -n "${S5P_QEMU_TREE:-}" ] || s5p_tree_lock "$QDIR"
 	s5p_qemu_checkout
 	s5p_build_lock
@@ -169,7 +174,7 @@ s5p_qemu_build() {
 		}
 		echo "$ckey" >"$QBUILD/.s5p-configured"
 	fi
-	s5p_log "qemu: building qemu-system-arm in $QBUILD (about $([ -n "$S5P_QEMU_FLAVOUR_SUFFIX" ] && echo 7 || echo 4) min on 2 cores when cold)"
+	s5p_log "qemu: building qemu-system-arm in $QBUILD (about $([ -n "$S5P_QEMU_FLAVOUR_SUFFIX" ] && echo 4 to 7 || echo 3) min on 2 cores when cold)"
 	local targets=(qemu-system-arm) t
 	# "tests": every S5PV210 qtest the tree has (s5pv210-test, per-device ones)
 	if [ "$what" = tests ]; then
@@ -183,6 +188,7 @@ s5p_qemu_build() {
 	echo "$stamp${what:+ $what}" >"$QBUILD/.s5p-stamp"
 	s5p_build_unlock
 	[ -n "${S5P_QEMU_TREE:-}" ] || s5p_tree_unlock
+	s5p_done "$t0" "qemu: ${targets[*]} (${S5P_QEMU_FLAVOUR:-plain} build) ready, every step above"
 }
 
 # s5p_qemu_built WHAT: $QEMU (and with "tests" the qtests) is up to date

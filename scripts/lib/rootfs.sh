@@ -25,9 +25,10 @@ s5p_gen_init_cpio() {
 # "NAME/SUITE" line is NAME from that Debian suite, scripts/setup.sh's pinned
 # source); prints the .deb paths.
 s5p_armel_debs() {
-	local dl=$S5P_CACHE/downloads/armel pkg ver deb suite
+	local dl=$S5P_CACHE/downloads/armel pkg ver deb suite t n=0
 	mkdir -p "$dl"
 	s5p_madison_prefetch
+	t=$(date +%s)
 	for pkg in $(s5p_armel_packages); do
 		suite=
 		case "$pkg" in */*) suite=/${pkg#*/} pkg=${pkg%/*} ;; esac
@@ -41,9 +42,11 @@ s5p_armel_debs() {
 				s5p_die "apt-get download $pkg:armel failed: $(tail -n1 "$dl/download.err") (network? scripts/setup.sh)"
 			deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
 			[ -n "$deb" ] || s5p_die "apt-get download $pkg:armel $ver wrote no armel or all .deb in $dl"
+			n=$((n + 1))
 		fi
 		echo "$deb"
 	done
+	[ $n = 0 ] || s5p_done "$t" "rootfs: $n armel package(s) downloaded"
 }
 
 # s5p_armel_packages: the packages of rootfs/packages.txt, each once, in
@@ -110,6 +113,8 @@ s5p_rootfs() {
 	fi
 
 	s5p_log "rootfs: assembling the initramfs"
+	local t0
+	t0=$(date +%s)
 	s5p_gen_init_cpio
 	# A staging directory of its own: several builds may run at once.
 	mkdir -p "$out"
@@ -189,6 +194,7 @@ s5p_rootfs() {
 	[ "$sz" -lt $((40 * 1024 * 1024)) ] ||
 		s5p_die "initramfs is $((sz / 1048576)) MiB; it must stay under 40 MiB (first memory bank)"
 	s5p_info "initramfs: $ROOTFS ($((sz / 1024)) KiB)"
+	s5p_done "$t0" "rootfs: initramfs assembled"
 }
 
 # s5p_copy_sources DIR DEST: DIR's files into DEST, with their modes, without

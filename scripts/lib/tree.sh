@@ -108,12 +108,14 @@ s5p_series_snapshot() {
 # checkout is complete, and removed before it starts).  Call it holding the
 # tree's lock.
 s5p_tree_checkout() {
-	local repo=$1 sdir=$2 hash=$3 what=$4
+	local repo=$1 sdir=$2 hash=$3 what=$4 t
 	[ "$(cat "$repo/.git/s5p-series" 2>/dev/null)" != "$hash" ] || return 0
 	s5p_log "$what"
+	t=$(date +%s)
 	rm -f "$repo/.git/s5p-series"
 	# The stamp only after a complete checkout (s5p_tree_apply_series
 	# stops the run on any failure).
 	s5p_tree_apply_series "$repo" "$sdir" || exit 1
 	echo "$hash" >"$repo/.git/s5p-series"
+	s5p_done "$t" "${what%%:*}: series applied"
 }

@@ -161,6 +161,17 @@ EOF
 	check_chunk "CMA: fb200000.camera kind c" $f 8 0x100000 cam $BANK_CAM
 	check_eq "CMA: the codec with no kind and a device no rule names get ENOENT" 2 \
 		"$(grep -c 'cma_alloc: No such file or directory (ENOENT)' $T/route.err)"
+	# A region's name typed where a device is expected: cma-test says what
+	# is wrong and what to type.
+	session region-as-device <<EOF
+a cam 1M
+EOF
+	check "CMA: 'a cam 1M' (a region's name as the device): no rule matches \"cam\"; the regions, the usage and the rules are said" \
+		sh -c "grep -qx 'a: no cma_map= rule matches device \"cam\": cma_alloc: No such file or directory (ENOENT)' $T/region-as-device.err &&
+			grep -q '^a: the regions are cam, codec-a, codec-b, codec-fw ' $T/region-as-device.err &&
+			grep -qx 'a: \"cam\" is a region: alloc takes a device, which the cma_map= rules send to a region' $T/region-as-device.err &&
+			grep -qF 'a: usage: a <dev>[/<kind>] <size>[/<align>]' $T/region-as-device.err &&
+			grep -q '^a:     4: fb200000.camera/\*,s5p-cam\*/\*=cam' $T/region-as-device.err"
 	# (each allocation prints its chunk, then "l" lists them again)
 	check_eq "CMA: list shows the 8 chunks" 16 "$(chunks_of $f | wc -l)"
 

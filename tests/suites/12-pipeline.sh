@@ -16,7 +16,7 @@
 #    kernel series' (patch 0008), boot.sh takes its UARTs from it;
 #  - a git step of a tree checkout that fails (read-tree, write-tree,
 #    commit-tree, checkout, update-ref: a git shim) stops the run with an
-#    error and leaves no stamp;
+#    error and leaves no stamp; a step that ends says how long it took;
 #  - a space or a colon in S5P_CACHE: every entry point refuses it;
 #  - an interrupted build step (Ctrl-C on make, SIGTERM on ninja: fake
 #    builds whose jobs sleep) ends its jobs and writes no stamp;
@@ -28,7 +28,7 @@
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 46
+t_plan 47
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -264,6 +264,8 @@ tree_checkout() { # HASH [FAILING-SUBCOMMAND]
 tree_checkout h-ok >"$T_TMP/tree/ok.log" 2>&1
 t_check "a tree checkout: the series applied, the stamp written" \
 	test "$(cat "$trepo/f")/$(cat "$trepo/.git/s5p-series" 2>/dev/null)" = two/h-ok
+t_check "... and its end says how long it took (a step's completion line)" \
+	grep -qE '^==> 12-pipeline: series applied: [0-9]+ s' "$T_TMP/tree/ok.log"
 for c in read-tree write-tree commit-tree checkout update-ref; do
 	tree_checkout "h-$c" "$c" >"$T_TMP/tree/$c.log" 2>&1
 	rc=$?

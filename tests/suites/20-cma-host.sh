@@ -6,11 +6,11 @@
 # allocator), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 156
+t_plan 157
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source
-t_pass "kernel tree with the series: $KSRC"
+echo "# kernel tree with the series: $KSRC"
 
 # Unit tests of the kernel code, on the host.
 build=$S5P_CACHE/host-build/cma
@@ -64,8 +64,8 @@ t_check "cma-test: names and kinds longer than 16 characters are refused" \
 	ct_says 'a seventeen-chars-x 1M\na dev/seventeen-chars-x 1M\n' 'a: name or kind too long' 2
 t_check "cma-test: size and alignment with suffixes reach the device" \
 	ct_says 'a dev/kind 3M/64K\n' 'a: allocating 0x300000/0x10000'
-t_check "cma-test: a missing device is reported with its errno" \
-	ct_says 'a dev 1M\n' 'a: cma_alloc: No such file or directory (ENOENT)'
+t_check "cma-test: a missing device is reported by its name, with its errno" \
+	ct_says 'a dev 1M\n' "a: $T_TMP/no-such-device: No such file or directory (ENOENT)"
 t_check "cma-test: comments are ignored and an empty line repeats the last command" \
 	ct_says '# comment\nfree\n\n' 'free: no chunks' 2
 t_check "cma-test: unknown commands are reported" ct_says 'frobnicate\n' 'frobnicate: unknown command'
@@ -104,6 +104,26 @@ t_check "cma-test stats: an unknown region, extra arguments and no sysfs are rep
 		echo \"\$out\" | grep -qx 'stats: no region nope in $fake/cma' &&
 		echo \"\$out\" | grep -qx 'stats: unknown arguments at the end: x' &&
 		echo \"\$out\" | grep -qx 'stats: $fake/none: No such file or directory (no CMA regions, or no sysfs)'"
+t_check "cma-test COMMAND ARGS: one command from the arguments (cma-test stats cam, as docs/cma.md shows it)" \
+	bash -c "[ \"\$('$ct' -s '$fake/cma' -c '$fake/chunks' stats cam)\" = \"\$(printf 'stats cam\n' | '$ct' -q -s '$fake/cma' -c '$fake/chunks')\" ] &&
+		'$ct' -s '$fake/cma' -c '$fake/chunks' stats cam | grep -q '^cam: base=0x4f000000 '"
+
+# A region's name typed where a device is expected (a cam 1M): /dev/cma
+# answers ENOENT (no cma_map= rule matches); an ioctl() that does so (a
+# preloaded library) on a fake device shows what cma-test says then.
+printf '#include <errno.h>\nint ioctl(int fd, unsigned long req, ...) { (void)fd; (void)req; errno = ENOENT; return -1; }\n' \
+	>"$T_TMP/enoent.c"
+printf '1: fb200000.camera/*,s5p-cam*/*=cam\n' >"$fake/map"
+: >"$T_TMP/fake-dev"
+gcc -shared -fPIC -o "$T_TMP/enoent.so" "$T_TMP/enoent.c" 2>"$T_TMP/enoent.log"
+printf 'a cam 1M\n' | LD_PRELOAD=$T_TMP/enoent.so "$ct" -q -d "$T_TMP/fake-dev" -s "$fake/cma" -c "$fake/chunks" \
+	>/dev/null 2>"$T_TMP/noroute.err"
+t_check "cma-test: a region's name as the device: no rule matches device \"cam\", the regions, the usage and the rules are said" \
+	bash -c "grep -qx 'a: no cma_map= rule matches device \"cam\": cma_alloc: No such file or directory (ENOENT)' '$T_TMP/noroute.err' &&
+		grep -qx 'a: the regions are cam, half ($fake/cma)' '$T_TMP/noroute.err' &&
+		grep -qx 'a: \"cam\" is a region: alloc takes a device, which the cma_map= rules send to a region' '$T_TMP/noroute.err' &&
+		grep -qx 'a: usage: a <dev>\[/<kind>\] <size>\[/<align>\]' '$T_TMP/noroute.err' &&
+		grep -qx 'a:     1: fb200000.camera/\*,s5p-cam\*/\*=cam' '$T_TMP/noroute.err'"
 
 # checkpatch on every patch of the series: every one "clean", nothing else
 # said.  (PATH: checkpatch's spdxcheck.py wants the distribution's python3,

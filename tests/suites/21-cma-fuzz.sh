@@ -12,12 +12,12 @@
 # found, their inputs kept and reproducible.  The
 # documented long run (10^6) is in docs/fuzzing.md.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 15
+t_plan 14
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 fuzz=$S5P_TOP/scripts/fuzz-cma.sh
 s5p_kernel_source
-t_pass "kernel tree with the series: $KSRC"
+echo "# kernel tree with the series: $KSRC"
 # i386 binaries run natively, or under qemu-i386 where the host's kernel
 # has no IA32 emulation (scripts/fuzz-cma.sh, docs/fuzzing.md).
 run32=

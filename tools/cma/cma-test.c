@@ -2,7 +2,8 @@
 /*
  * cma-test: drive the Contiguous Memory Allocator through /dev/cma.
  *
- * Reads commands from standard input (one per line):
+ * Reads commands from standard input (one per line), or runs the one
+ * command given as its arguments ("cma-test stats cam"):
  *
  *   l, list                                  list the chunks held
  *   a, alloc <dev>[/<kind>] <size>[/<align>] allocate a chunk as <dev>
@@ -57,6 +58,7 @@ struct chunk {
 };
 
 static struct chunk chunks = { .next = &chunks, .prev = &chunks };
+static int open_failed;		/* do_alloc() failed opening the device */
 static const char *device = "/dev/cma";
 static const char *stats_dir = "/sys/kernel/mm/cma";
 static const char *chunks_file = "/sys/kernel/debug/cma/chunks";
@@ -142,6 +144,7 @@ static struct chunk *do_alloc(const char *dev, const char *kind,
 	struct chunk *c;
 	int fd, e;
 
+	open_failed = 0;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -149,6 +152,7 @@ static struct chunk *do_alloc(const char *dev, const char *kind,
 	if (fd < 0) {
 		e = errno;
 		free(c);
+		open_failed = 1;
 		errno = e;
 		return NULL;
 	}
@@ -212,6 +216,52 @@ static void cmd_list(const char *cmd, char *args)
 		print_chunk(c);
 }
 
+static int region_dir(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/*
+ * After an ENOENT (no cma_map= rule matches @dev): what to type instead.
+ * The regions are the directories of the statistics (-s), the rules the
+ * debugfs file "map" next to the chunk list (-c).
+ */
+static void explain_no_rule(const char *cmd, const char *dev)
+{
+	char path[PATH_MAX], line[256];
+	struct dirent **names;
+	const char *slash;
+	int n, i, is_region = 0;
+	FILE *fp;
+
+	n = scandir(stats_dir, &names, region_dir, alphasort);
+	if (n > 0) {
+		fprintf(stderr, "%s: the regions are", cmd);
+		for (i = 0; i < n; i++) {
+			fprintf(stderr, "%s %s", i ? "," : "", names[i]->d_name);
+			if (!strcmp(names[i]->d_name, dev))
+				is_region = 1;
+			free(names[i]);
+		}
+		fprintf(stderr, " (%s)\n", stats_dir);
+		free(names);
+	}
+	if (is_region)
+		fprintf(stderr, "%s: \"%s\" is a region: alloc takes a device, which the cma_map= rules send to a region\n",
+			cmd, dev);
+	fprintf(stderr, "%s: usage: a <dev>[/<kind>] <size>[/<align>]\n", cmd);
+	slash = strrchr(chunks_file, '/');
+	snprintf(path, sizeof(path), "%.*s/map", slash ? (int)(slash - chunks_file) : 1,
+		 slash ? chunks_file : ".");
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	fprintf(stderr, "%s: the cma_map= rules (%s):\n", cmd, path);
+	while (fgets(line, sizeof(line), fp))
+		fprintf(stderr, "%s:     %s", cmd, line);
+	fclose(fp);
+}
+
 static void cmd_alloc(const char *cmd, char *args)
 {
 	char *dev, *kind = NULL, *p;
@@ -257,6 +307,17 @@ static void cmd_alloc(const char *cmd, char *args)
 
 	fprintf(stderr, "%s: allocating 0x%lx/0x%lx\n", cmd, size, align);
 	c = do_alloc(dev, kind ? kind : "", size, align);
+	if (!c && open_failed) {
+		err(cmd, "%s: %s (%s)", device, strerror(errno), errname(errno));
+		return;
+	}
+	if (!c && errno == ENOENT) {
+		err(cmd, "no cma_map= rule matches device \"%s\"%s%s%s: cma_alloc: %s (ENOENT)",
+		    dev, kind ? " kind \"" : "", kind ? kind : "", kind ? "\"" : "",
+		    strerror(ENOENT));
+		explain_no_rule(cmd, dev);
+		return;
+	}
 	if (!c) {
 		err(cmd, "cma_alloc: %s (%s)", strerror(errno), errname(errno));
 		return;
@@ -435,11 +496,6 @@ static int print_region_stats(const char *cmd, const char *name)
 			printf("    %s", line);
 	fclose(fp);
 	return bad;
-}
-
-static int region_dir(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
 }
 
 static void cmd_stats(const char *cmd, char *args)
@@ -658,6 +714,7 @@ static int replay(const char *path, int quiet)
 static void usage(FILE *out)
 {
 	fputs("usage: cma-test [-d DEVICE] [-r RECORD] [-p REPLAY [-t]] [-q] [-s DIR] [-c FILE]\n"
+	      "       cma-test [OPTION...] COMMAND [ARG...]   (run that one command)\n"
 	      "  -d DEVICE  the CMA test device (default /dev/cma)\n"
 	      "  -s DIR     the regions' statistics (default /sys/kernel/mm/cma)\n"
 	      "  -c FILE    the chunk list (default /sys/kernel/debug/cma/chunks)\n"
@@ -668,7 +725,7 @@ static void usage(FILE *out)
 	      "             print n, p50, p99 and max in nanoseconds\n"
 	      "  -q         do not print the command summary, nor (with -p) a line\n"
 	      "             per allocation\n"
-	      "commands (standard input):\n"
+	      "commands (standard input, or one as the arguments):\n"
 	      " l or list                                 list allocated chunks\n"
 	      " a or alloc <dev>[/<kind>] <size>[/<align>] allocate a chunk\n"
 	      " f or free  [<num>]                        free a chunk\n"
@@ -718,7 +775,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || (timing && !replay_path)) {
+	if ((optind != argc && replay_path) || (timing && !replay_path)) {
 		usage(stderr);
 		return 2;
 	}
@@ -734,6 +791,20 @@ int main(int argc, char **argv)
 
 	if (replay_path) {
 		ret = replay(replay_path, quiet);
+	} else if (optind != argc) {
+		/* One command, from the arguments: "cma-test stats cam". */
+		line[0] = '\0';
+		for (; optind < argc; optind++) {
+			if (strlen(line) + strlen(argv[optind]) + 2 > sizeof(line)) {
+				fprintf(stderr, "cma-test: command too long\n");
+				return 2;
+			}
+			if (line[0])
+				strcat(line, " ");
+			strcat(line, argv[optind]);
+		}
+		handle_command(line);
+		ret = failures ? 1 : 0;
 	} else {
 		if (!quiet)
 			usage(stderr);
