@@ -3,10 +3,13 @@
 # log and the map matcher, on the host (libFuzzer, ASan + UBSan; the target
 # and its checks: tests/host/fuzz/fuzz-cma.c; docs/fuzzing.md):
 #
-#   scripts/fuzz-cma.sh [--runs N | --time SECONDS] [options]
+#   scripts/fuzz-cma.sh [--runs N] [--time SECONDS] [options]
 #
-#   --runs N        stop after N executions (default 1000000)
-#   --time SECONDS  stop after SECONDS instead
+#   --runs N        stop after N executions (default 1000000, unless
+#                   only --time is given)
+#   --time SECONDS  stop after SECONDS; with --runs, whichever comes
+#                   first (the summary says which).  The target is killed
+#                   if it has not stopped 30 s after that
 #   --seed N        libFuzzer's random seed (default 1, so runs repeat)
 #   --corpus DIR    keep the corpus in DIR and grow it run after run
 #                   (default: a fresh one made from the seeds, each run)
@@ -27,21 +30,23 @@
 # cma_map= example of docs/, README.md, kernel-patches/ (cover letter,
 # kernel Documentation, board defaults, KUnit tests), tests/,
 # bench/traces/ and ../shared/docs/cma-spec.md if present, plus
-# tests/host/fuzz/seeds/.  One process, one core.
+# tests/host/fuzz/seeds/.  One process, one core; killing this script
+# (TERM, INT, HUP) ends the target too.
 #
 # Prints the executions, the coverage (edges and features), the corpus,
-# and each crash with the path of its input; exits 1 on a crash.
+# and each crash with the path of its input; exits 1 on a crash, and when
+# the target had to be killed.
 . "$(dirname "$0")/lib/common.sh"
 
-runs=1000000 time= seed=1 corpus= ksrc= bits=32 out= coverage=0
+runs= time= seed=1 corpus= ksrc= bits=32 out= coverage=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--coverage) coverage=1 ;;
 	--runs | --time | --seed | --corpus | --ksrc | --bits | --out)
 		[ $# -ge 2 ] && [ -n "$2" ] || s5p_die "$1 needs a value (try --help)"
 		case "$1" in
-		--runs) runs=$2 time= ;;
-		--time) time=$2 runs= ;;
+		--runs) runs=$2 ;;
+		--time) time=$2 ;;
 		--seed) seed=$2 ;;
 		--corpus) corpus=$2 ;;
 		--ksrc) ksrc=$2 ;;
@@ -54,6 +59,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+[ -n "$runs$time" ] || runs=1000000
 for v in ${runs:+"--runs $runs"} ${time:+"--time $time"} "--seed $seed"; do
 	[[ ${v#* } =~ ^[0-9]+$ ]] || s5p_die "${v% *} takes a number, not '${v#* }'"
 done
@@ -62,12 +68,21 @@ s5p_need_cmd clang python3 make
 # An i386 target runs natively where the host's kernel can, else under
 # qemu-i386 (user mode).  There LeakSanitizer cannot stop the world (it
 # needs ptrace on the emulated threads), so leaks are the 64-bit build's.
-runner=()
+# And there the target must not start a second thread: qemu-i386 7.2 keeps
+# one GDT for all threads, so the TLS segment a new thread sets up is the
+# one every thread reloads after a signal handler.  libFuzzer's RSS thread
+# (-rss_limit_mb) plus its SIGALRM (-timeout, every 6 s) then leave the
+# main thread on the RSS thread's TLS: its own mutex no longer counts as
+# held by it, and the target hangs in a futex (a run stopped after 6 s,
+# cma_mutex owned by itself) or on its way out.  -malloc_limit_mb keeps a
+# limit on single allocations without the thread.
+runner=() qflags=()
 if [ "$bits" = 32 ]; then
 	r=$(s5p_i386_runner) ||
 		s5p_die "this host runs no i386 binary: its kernel lacks IA32 emulation and qemu-i386 is missing (scripts/setup.sh installs qemu-user and libc6-dev-i386), or use --bits 64"
 	if [ -n "$r" ]; then
 		runner=("$r")
+		qflags=(-rss_limit_mb=0 -malloc_limit_mb=2048)
 		: "${ASAN_OPTIONS:=abort_on_error=1:detect_leaks=0}"
 		s5p_info "fuzz-cma: this host's kernel runs no i386 binary; the target runs under $r (no leak checks there)"
 	fi
@@ -123,30 +138,58 @@ if [ -z "$corpus" ]; then
 fi
 mkdir -p "$corpus" || s5p_die "cannot create $corpus"
 
+pid=
+# stop_target: TERM the target (timeout passes it on and sends KILL 10 s
+# later if it is still there) and wait for it.
+stop_target() {
+	[ -n "$pid" ] || return 0
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pid=
+}
+shm=
+trap 'stop_target; [ -z "$shm" ] || rm -rf "$shm"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 129' HUP
+
 # Under qemu-i386, the target's 32-bit readdir() fails with EOVERFLOW on
 # ext4 (whose directory offsets are 64-bit hashes unless the kernel sees a
 # 32-bit task) and libFuzzer would find no input: the directories it reads
 # are then copies on a tmpfs, and the corpus is copied back afterwards.
-run_corpus=$corpus run_seeds=$seeds shm=
+run_corpus=$corpus run_seeds=$seeds
 if [ ${#runner[@]} -gt 0 ]; then
 	shm=$(mktemp -d "${S5P_SHM:-/dev/shm}/fuzz-cma.XXXXXX") ||
 		s5p_die "cannot create a directory in ${S5P_SHM:-/dev/shm} (a tmpfs for the emulated i386 target; set S5P_SHM)"
-	trap 'rm -rf "$shm"' EXIT
 	mkdir "$shm/corpus" "$shm/seeds"
 	cp -a "$corpus/." "$shm/corpus/" && cp -a "$seeds/." "$shm/seeds/" || s5p_die "cannot copy the inputs to $shm"
 	run_corpus=$shm/corpus run_seeds=$shm/seeds
 fi
 
 args=(-seed="$seed" -dict="$fz/cma.dict" -max_len=2048 -timeout=10 -rss_limit_mb=2048
-	-print_final_stats=1 -artifact_prefix="$out/crashes/")
-if [ -n "$time" ]; then args+=(-max_total_time="$time"); else args+=(-runs="$runs"); fi
-s5p_log "fuzz-cma: ${runs:+$runs executions}${time:+$time s}, seed $seed, $nseeds seeds, corpus $corpus"
+	"${qflags[@]}" -print_final_stats=1 -artifact_prefix="$out/crashes/")
+[ -z "$time" ] || args+=(-max_total_time="$time")
+[ -z "$runs" ] || args+=(-runs="$runs")
+# Every run of a target is bounded: killed (TERM, then KILL 10 s later)
+# 30 s after its --time, or when this script is killed.  The target
+# stays in this script's process group (--foreground), so that whatever
+# signals the group (tests/run.sh's timeout) reaches it too.
+bound=0
+[ -z "$time" ] || bound=$((time + 30))
+# run_target LOG COMMAND...: COMMAND, bounded, its output to LOG; status
+# 124 (or 137) when it had to be killed.
+run_target() {
+	local log=$1
+	shift
+	timeout --foreground -k 10 "$bound" "$@" >"$log" 2>&1 &
+	pid=$!
+}
+s5p_log "fuzz-cma: ${runs:+$runs executions}${runs:+${time:+ or }}${time:+$time s}, seed $seed, $nseeds seeds, corpus $corpus"
 s5p_info "log: $out/fuzz.log"
 t0=$(date +%s)
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-	"${runner[@]}" "$bin" "${args[@]}" "$run_corpus" "$run_seeds" >"$out/fuzz.log" 2>&1 &
-pid=$!
+	run_target "$out/fuzz.log" "${runner[@]}" "$bin" "${args[@]}" "$run_corpus" "$run_seeds"
 # Progress every 20 s, as the other long steps print it.
 while kill -0 $pid 2>/dev/null; do
 	for _ in $(seq 20); do kill -0 $pid 2>/dev/null && sleep 1; done
@@ -156,6 +199,7 @@ while kill -0 $pid 2>/dev/null; do
 done
 wait $pid
 rc=$?
+pid=
 secs=$(( $(date +%s) - t0 ))
 
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log" | tail -n1)
@@ -170,6 +214,9 @@ mapfile -t crashes < <(find "$out/crashes" -type f -name 'crash-*' -o -type f -n
 echo "fuzz-cma: ${execs:-?} executions in ${secs} s ($(( ${execs:-0} / (secs > 0 ? secs : 1) ))/s), seed $seed, $bits-bit build"
 echo "fuzz-cma: coverage: ${cov:-?} edges, ${ft:-?} features; corpus ${corp:-?} (from $nseeds seeds)"
 echo "fuzz-cma: ${#crashes[@]} crashes"
+if [ -n "$time" ] && [ -n "$runs" ] && [ "${execs:-0}" -lt "$runs" ] && [ $rc != 124 ] && [ $rc != 137 ]; then
+	echo "fuzz-cma: stopped by the time bound ($time s) before $runs executions"
+fi
 echo "fuzz-cma: target $bin, log $out/fuzz.log"
 [ ${#runner[@]} = 0 ] || echo "fuzz-cma: the target runs under ${runner[*]} (this host's kernel runs no i386 binary)"
 for c in "${crashes[@]}"; do
@@ -181,8 +228,10 @@ coverage_report() {
 	make -s -C "$fz" KSRC="$KSRC" O="$build" BITS="$bits" "$build/fuzz-cma-cov" \
 		>>"$build/build.log" 2>&1 || { echo "fuzz-cma: the coverage build failed (log: $build/build.log)"; return 1; }
 	rm -f "$prof"
-	LLVM_PROFILE_FILE=$prof "${runner[@]}" "$build/fuzz-cma-cov" -runs=0 "$run_corpus" "$run_seeds" >"$out/coverage-run.log" 2>&1 ||
-		{ echo "fuzz-cma: the coverage run failed (log: $out/coverage-run.log)"; return 1; }
+	LLVM_PROFILE_FILE=$prof run_target "$out/coverage-run.log" "${runner[@]}" "$build/fuzz-cma-cov" \
+		"${qflags[@]}" -runs=0 "$run_corpus" "$run_seeds"
+	wait $pid || { pid=; echo "fuzz-cma: the coverage run failed (log: $out/coverage-run.log)"; return 1; }
+	pid=
 	llvm-profdata merge -o "$out/coverage.profdata" "$prof" || return 1
 	llvm-cov show "$build/fuzz-cma-cov" -instr-profile="$out/coverage.profdata" \
 		-show-branches=count "$KSRC/mm/cma-parse.c" "$KSRC/mm/cma-regions.c" >"$out/coverage.txt"
@@ -201,6 +250,10 @@ coverage_report() {
 [ $coverage = 0 ] || [ ${#crashes[@]} -gt 0 ] || coverage_report
 [ -z "$shm" ] || cp -a "$run_corpus/." "$corpus/" || echo "fuzz-cma: could not copy the corpus back from $run_corpus to $corpus"
 
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "fuzz-cma: the target had not stopped $bound s after it started: killed (a hang; log $out/fuzz.log)"
+	exit 1
+fi
 if [ ${#crashes[@]} -gt 0 ] || [ $rc != 0 ]; then
 	grep -a -m3 -E 'PROPERTY FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' \
 		"$out/fuzz.log" | sed 's/^\(fuzz-cma: \)\{0,1\}/fuzz-cma: /'

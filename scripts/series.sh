@@ -16,7 +16,8 @@
 #                                                on every patch of the series: one
 #                                                verdict a patch, exit status 1 if any
 #                                                has errors (QEMU's: only warnings
-#                                                are allowed, as upstream)
+#                                                are allowed, as upstream); inputs
+#                                                checked before: the verdict kept then
 #
 # To build and boot a dev tree directly (no export), set S5P_KERNEL_TREE or
 # S5P_QEMU_TREE to its path: see docs/pipeline.md.
@@ -28,7 +29,7 @@ name=${3:-dev}
 case "$what" in
 kernel) . "$S5P_TOP/scripts/lib/kernel.sh"; pdir=$S5P_TOP/kernel-patches ;;
 qemu) . "$S5P_TOP/scripts/lib/qemu.sh"; pdir=$S5P_TOP/qemu-patches ;;
--h | --help | "") sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help | "") sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) s5p_die "unknown series '$what' (kernel or qemu)" ;;
 esac
 [[ $name =~ ^[A-Za-z0-9_-]+$ ]] || s5p_die "bad dev tree name '$name'"
@@ -41,6 +42,15 @@ series_hash() {
 	(cd "$pdir" && cat series && while read -r p; do
 		case "$p" in '' | '#'*) ;; *) cat "$p" ;; esac
 	done <series) | sha256sum | cut -c1-16
+}
+
+# keep_verdict: (check) keep the verdict printed (fd 1 is a tee into
+# $kept.$$.out) and its status, then exit with it.
+keep_verdict() {
+	exec >&9 9>&-
+	wait $! 2>/dev/null
+	mv "$kept.$$.out" "$kept.out" && echo "$rc" >"$kept.rc"
+	exit "$rc"
 }
 
 main_tree() {
@@ -106,6 +116,27 @@ rebase)
 	;;
 check)
 	main_tree
+	# The verdict is kept, keyed by everything checkpatch reads: the series
+	# (the tree is the Debian source with it applied: checkpatch looks up
+	# DT bindings, LICENSES and commits there), checkpatch and its data
+	# files, perl, and the python3 that spdxcheck.py runs with its modules.
+	# Unchanged inputs print the kept verdict and its status, and say so
+	# on stderr.
+	[ "$what" = kernel ] && id=$KSRC_ID || id=$QSRC_ID
+	key=$(s5p_hash -s "$what $TREE $id" "$pdir" "$TREE"/scripts/checkpatch.pl \
+		"$TREE"/scripts/spelling.txt "$TREE"/scripts/const_structs.checkpatch \
+		"$TREE"/scripts/spdxcheck.py "$TREE"/scripts/spdxexclude -s "$(perl -e 'print $^V')" \
+		-s "$(command -v python3) $(python3 -c 'import ply, git' 2>&1 | tail -n1)")
+	kept=$S5P_CACHE/checkpatch/$what-$key
+	if [ -f "$kept.rc" ]; then
+		s5p_info "checkpatch: inputs unchanged since $(date -u -r "$kept.rc" '+%F %H:%M UTC'): the verdict kept in $kept.out"
+		cat "$kept.out"
+		exit "$(cat "$kept.rc")"
+	fi
+	mkdir -p "$S5P_CACHE/checkpatch"
+	# (the verdict, printed as it comes and kept when complete)
+	exec 9>&1 > >(tee "$kept.$$.out" >&9)
+	trap 'rm -f "$kept.$$.out"' EXIT
 	rc=0
 	if [ "$what" = kernel ]; then
 		while read -r p; do
@@ -113,7 +144,7 @@ check)
 			out=$(cd "$TREE" && perl scripts/checkpatch.pl --quiet "$pdir/$p" 2>&1) || rc=1
 			if [ -n "$out" ]; then printf '%s:\n%s\n' "$p" "$out"; else echo "$p: clean"; fi
 		done <"$pdir/series"
-		exit $rc
+		keep_verdict
 	fi
 	# QEMU's checkpatch.pl fails a patch only for errors (warnings, such as
 	# a line over 80 columns or "does MAINTAINERS need updating?" for a new
@@ -138,7 +169,7 @@ check)
 		[ -z "$out" ] || printf '%s\n' "$out" | grep -v '^total: ' | grep -v '^$' | sed 's/^/    /'
 	done <"$pdir/series"
 	echo "$n patches: $((n - nerr - nwarn)) clean, $nwarn with warnings only, $nerr with errors"
-	exit $rc
+	keep_verdict
 	;;
 *) s5p_die "unknown command '$cmd' (dev, export, rebase, check)" ;;
 esac

@@ -154,9 +154,16 @@ s5p_need_cmd() {
 # when its kernel runs them (IA32 emulation), "qemu-i386" (user-mode QEMU,
 # Debian's qemu-user) when it cannot, as in a VM whose kernel is built
 # without it.  Status 1 when neither works.  Probed with a tiny program
-# built by gcc -m32.
+# built by gcc -m32.  S5P_I386_RUNNER=native or =qemu-i386 forces one (to
+# test the qemu-i386 path on a host that runs i386 natively).
 s5p_i386_runner() {
 	local d rc=1
+	case "${S5P_I386_RUNNER:-}" in
+	'') ;;
+	native) return 0 ;;
+	qemu-i386) command -v qemu-i386 >/dev/null && printf 'qemu-i386'; return ;;
+	*) printf 'S5P_I386_RUNNER is native or qemu-i386, not %s\n' "$S5P_I386_RUNNER" >&2; return 1 ;;
+	esac
 	d=$(mktemp -d) || return 1
 	if printf 'int main(void) { return 0; }\n' | gcc -m32 -x c -o "$d/probe" - 2>/dev/null; then
 		if "$d/probe" 2>/dev/null; then

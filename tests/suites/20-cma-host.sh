@@ -4,7 +4,8 @@
 # cma-bitmap.c) from the patched tree built for the host and unit-tested
 # (tests/host/cma; allocator cases run, and are named, once per
 # allocator), the user-space tools
-# (tools/cma), the UAPI header copy, and checkpatch on the kernel series.
+# (tools/cma), the UAPI header copy, and checkpatch on the kernel series
+# (run once per content of its inputs: scripts/series.sh keeps the verdict).
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 157
 . "$S5P_TOP/scripts/lib/kernel.sh"
@@ -130,10 +131,13 @@ t_check "cma-test: a region's name as the device: no rule matches device \"cam\"
 # with python3-ply and python3-git, not a pyenv or virtualenv python3.)
 checkpatch_clean() {
 	local out
-	out=$(env PATH="/usr/bin:$PATH" "$S5P_TOP/scripts/series.sh" kernel check 2>&1) || {
+	out=$(env PATH="/usr/bin:$PATH" "$S5P_TOP/scripts/series.sh" kernel check 2>"$T_TMP/checkpatch.err" |
+		tee "$T_TMP/checkpatch.out"; exit "${PIPESTATUS[0]}") || {
 		printf '%s\n' "$out"
+		cat "$T_TMP/checkpatch.err"
 		return 1
 	}
+	out=$(cat "$T_TMP/checkpatch.err" - <<<"$out" | grep -v '^    checkpatch: inputs unchanged since ')
 	# Without python3-ply and python3-git, checkpatch only skips its SPDX
 	# check (with a Python traceback): say so, and judge the rest.
 	if printf '%s\n' "$out" | grep -q 'spdxcheck.py'; then
@@ -143,5 +147,11 @@ checkpatch_clean() {
 	[ -n "$out" ] && ! printf '%s\n' "$out" | grep -v ': clean$'
 }
 t_check "checkpatch.pl is clean on every patch of kernel-patches/" checkpatch_clean
+sed -n 's/^    checkpatch: /# checkpatch: /p' "$T_TMP/checkpatch.err"
+# The verdict is kept by the hash of checkpatch's inputs (scripts/series.sh):
+# a second check on the same inputs prints it again without a run.
+t_check "checkpatch: a second check on the same inputs gives the kept verdict, line for line, without running" \
+	bash -c "env PATH=/usr/bin:\$PATH '$S5P_TOP/scripts/series.sh' kernel check 2>&1 >'$T_TMP/checkpatch-2.out' |
+		grep -q '^    checkpatch: inputs unchanged since ' && cmp '$T_TMP/checkpatch.out' '$T_TMP/checkpatch-2.out'"
 
 t_done
