@@ -14,7 +14,7 @@
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 123 debug=90
+t_plan 126 debug=93
 
 pattern=$S5P_TOP/scripts/lib/camera_pattern.py
 

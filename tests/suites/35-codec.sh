@@ -18,7 +18,7 @@
 # (codec_check.py: PSNR >= 30 dB, luma and RGB; 36 dB for the streams of
 # the camera's gradient and noise pattern).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 137 debug=71
+t_plan 140 debug=74
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
