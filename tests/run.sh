@@ -103,6 +103,7 @@ declare -A running=()	# timeout's PID -> job
 declare -A ended=()	# the jobs that have ended
 interrupted() {
 	trap - INT TERM
+	[ -z "${building:-}" ] || { printf '# interrupted: ending the build\n'; kill -TERM "$building" 2>/dev/null; }
 	printf '# interrupted: ending %s running suite(s)\n' "${#running[@]}"
 	[ ${#running[@]} = 0 ] || kill -TERM "${!running[@]}" 2>/dev/null
 	wait
@@ -112,16 +113,32 @@ interrupted() {
 }
 trap interrupted INT TERM
 
-# build BOARD FLAVOUR QEMU: what BOARD's boots need on that kernel flavour
-# and QEMU build; the build's progress goes to the terminal too (a cold
-# build takes many minutes), as comment lines.  A failure is one more.
+# build WHAT LOG CMD...: a build step (CMD) before the suites; its progress
+# goes to the terminal too (a cold build takes many minutes), as comment
+# lines, and to LOG.  A failure is one more.  (In the background, waited
+# for: a SIGTERM to make check is then handled at once, and interrupted()
+# ends the build.)
+building=
 build() {
-	S5P_QEMU_FLAVOUR=$3 "$S5P_TOP/scripts/boot-$1.sh" --build-only --flavour "$2" 2>&1 |
-		tee "$logdir/build-$2-$1.log" | sed -u 's/^/#   /'
-	[ "${PIPESTATUS[0]}" != 0 ] || return 0
-	printf 'not ok - build: %s, %s kernel, %s QEMU (log: %s)\n' "$1" "$2" "$3" "$logdir/build-$2-$1.log"
+	local what=$1 blog=$2 rc
+	shift 2
+	"$@" >"$blog" 2>&1 </dev/null &
+	building=$!
+	tail -n +1 -s 0.5 -f --pid="$building" "$blog" | sed -u 's/^/#   /' &
+	wait "$building"
+	rc=$?
+	building=
+	wait
+	[ "$rc" != 0 ] || return 0
+	printf 'not ok - build: %s (log: %s)\n' "$what" "$blog"
 	failed=$((failed + 1))
-	failures+=("build-$2-$1")
+	failures+=("build: $what")
+}
+# build_boot BOARD FLAVOUR QEMU: what BOARD's boots need on that kernel
+# flavour and QEMU build.
+build_boot() {
+	build "$1, $2 kernel, $3 QEMU" "$logdir/build-$2-$1.log" \
+		env S5P_QEMU_FLAVOUR="$3" "$S5P_TOP/scripts/boot-$1.sh" --build-only --flavour "$2"
 }
 for flavour in $flavours; do
 	need=0
@@ -132,19 +149,29 @@ for flavour in $flavours; do
 	q=$(qemu_for "$flavour")
 	printf '# building for the boots: both boards, %s kernel, %s QEMU\n' "$flavour" "$q"
 	t0=$(date +%s)
-	for board in goni aquila; do build "$board" "$flavour" "$q"; done
+	for board in goni aquila; do build_boot "$board" "$flavour" "$q"; done
 	printf '# built in %ss\n' $(($(date +%s) - t0))
 done
 # A suite's own kernel flavours ("# s5p-prebuild: BOARD FLAVOUR", e.g.
 # 13-flavours' mainline-cma), built here too, on the default pass's QEMU.
 for s in "${all[@]}"; do
 	read -r board flavour _ <<<"$(header "$s" prebuild)"
-	[ -n "$flavour" ] || continue
+	[ -n "$flavour" ] && [[ " $flavours " == *" default "* ]] || continue
 	printf '# building for %s: %s, %s kernel\n' "$(basename "$s" .sh)" "$board" "$flavour"
 	t0=$(date +%s)
-	build "$board" "$flavour" "$(qemu_for default)"
+	build_boot "$board" "$flavour" "$(qemu_for default)"
 	printf '# built in %ss\n' $(($(date +%s) - t0))
 done
+# The qtests (05, 06, 07), built here too: built in a lane, they would hold
+# the QEMU tree's lock while the other lane's boots wait for it.
+if grep -lq 's5p_qemu_build tests' "${all[@]}"; then
+	q=$(qemu_for default)
+	printf '# building the qtests, %s QEMU\n' "$q"
+	t0=$(date +%s)
+	build "the qtests, $q QEMU" "$logdir/build-qtests-$q.log" env S5P_QEMU_FLAVOUR="$q" \
+		bash -c '. "$S5P_TOP/scripts/lib/common.sh" && . "$S5P_TOP/scripts/lib/qemu.sh" && s5p_qemu_build tests'
+	printf '# built in %ss\n' $(($(date +%s) - t0))
+fi
 
 # The jobs: "SECONDS NAME FILE FLAVOUR", the longest first.  SECONDS is the
 # suite's time in the last run here, or in tests/suites/times (a warm run
@@ -185,7 +212,7 @@ for flavour in $flavours; do
 		set -- ${members[$b]}
 		[ $# -ge 2 ] || continue
 		sj=shared-$b@$flavour
-		shared_dir[$sj]=$logdir/$sj.parts
+		shared_dir[$sj]=$logdir/$sj.parts.$$	# this run's own
 		shared_args[$sj]="$b ${shared_dir[$sj]}${group[$b]}"
 		sec=${est[$sj]:-}
 		if [ -z "$sec" ]; then
@@ -217,6 +244,7 @@ start_job() {
 		read -r -a args <<<"${shared_args[$name]}"
 	fi
 	[ -z "${after[$name]:-}" ] || shared=${shared_dir[${after[$name]}]}
+	[ -z "${shared_dir[$name]:-}" ] || rm -rf "${shared_dir[$name]}"
 	log=$logdir/$name.log
 	rm -rf "$logdir/$name.files"
 	tmo=$(header "$s" timeout)
@@ -326,6 +354,7 @@ while [ ${#pending[@]} -gt 0 ]; do
 done
 while [ ${#running[@]} -gt 0 ]; do wait_one; done
 trap - INT TERM
+rm -rf "$logdir"/*.parts.$$
 
 # What the next run schedules by: this run's times (a suite not run keeps
 # its old one).

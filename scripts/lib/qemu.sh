@@ -130,7 +130,9 @@ s5p_qemu_qtest() {
 	log=$(mktemp)
 	# Leak detection on, unless the caller chose its own options.
 	[ "$asan" != "$S5P_QEMU_ASAN_OPTIONS" ] || asan=${asan/detect_leaks=0/detect_leaks=1}
-	ASAN_OPTIONS=$asan QTEST_QEMU_BINARY=$QEMU timeout "$tmo" "$bin" --tap -k >"$log" 2>&1
+	# (--foreground: in the suite's process group, so that a suite killed at
+	# its timeout ends its qtest too; libqtest kills its QEMU with it)
+	ASAN_OPTIONS=$asan QTEST_QEMU_BINARY=$QEMU timeout --foreground -k 10 "$tmo" "$bin" --tap -k >"$log" 2>&1
 	rc=$?
 	grep -vE '^# starting QEMU|WARNING: ASan doesn.t fully support makecontext' "$log"
 	if s5p_qemu_san_report "$log" >/dev/null; then
@@ -165,6 +167,12 @@ s5p_qemu_build() {
 	[ -n "${S5P_QEMU_TREE:-}" ] || s5p_tree_lock "$QDIR"
 	s5p_qemu_checkout
 	s5p_build_lock
+	# Another run may have built it while this one waited for the locks.
+	if s5p_qemu_built "$what"; then
+		s5p_build_unlock
+		[ -n "${S5P_QEMU_TREE:-}" ] || s5p_tree_unlock
+		return 0
+	fi
 	mkdir -p "$QBUILD"
 	if [ "$(cat "$QBUILD/.s5p-configured" 2>/dev/null)" != "$ckey" ]; then
 		s5p_log "qemu: configuring (arm-softmmu, S5PV210 devices only${S5P_QEMU_FLAVOUR_SUFFIX:+, ASan+UBSan})"

@@ -1,5 +1,5 @@
 BUG:
-BUG [^ ]+ \((Not t|T)ainted\)
+BUG [^ ]+ \((Not tainted|Tainted: [^)]*)\)
 WARNING:
 Oops
 Unable to handle

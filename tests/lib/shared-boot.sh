@@ -24,12 +24,18 @@ t_plan 4
 board=$1 out=$2
 shift 2
 rm -rf "$out" && mkdir -p "$out" || exit 1
+# Each part is limited in the guest (busybox timeout) to what its own boot
+# would get (900 s, times the flavour's timeout scale): a hung part fails
+# its suite, and the parts after it still run.
+scale=$(sed -n 's/^# s5p-timeout-scale: *\([0-9]*\)$/\1/p' \
+	"$S5P_TOP/boards/flavours/${S5P_FLAVOUR:-default}.config" 2>/dev/null | head -n1)
+limit=$((900 * ${scale:-1}))
 cmd= n=0
 for p in "$@"; do
 	IFS=: read -r suite script scenario <<<"$p"
 	[[ $suite =~ ^[A-Za-z0-9@._-]+$ ]] || { t_fail "bad part '$p'"; continue; }
 	cmd+="echo S5P-PART-BEGIN $suite >/dev/kmsg; echo S5P-PART-BEGIN $suite; "
-	cmd+="/tests/$script $scenario; r=\$?; "
+	cmd+="timeout $limit /tests/$script $scenario; r=\$?; "
 	cmd+="echo S5P-PART-END $suite \$r >/dev/kmsg; echo S5P-PART-END $suite \$r; "
 	n=$((n + 1))
 done
@@ -37,7 +43,7 @@ cmd+="true"
 echo "# $board: $n parts in one boot (${S5P_FLAVOUR:-default} kernel): $*"
 log=$T_TMP/console.log
 t0=$(date +%s)
-"$S5P_TOP/scripts/boot-$board.sh" --cmd "$cmd" --log "$log" --timeout $((n * 900)) \
+"$S5P_TOP/scripts/boot-$board.sh" --cmd "$cmd" --log "$log" --timeout $(((n + 1) * 900)) \
 	>"$T_TMP/out" 2>"$T_TMP/err"
 rc=$?
 echo "# boot status $rc in $(($(date +%s) - t0)) s"
@@ -59,12 +65,13 @@ ran=$(ls "$out"/*.rc 2>/dev/null | wc -l)
 t_check "$board: the shared boot ran every part ($ran of $n)" [ "$ran" = "$n" ]
 [ "$ran" = "$n" ] || tail -n 12 "$T_TMP/err" "$log" | sed 's/^/#   /'
 # 0, or 3 for a kernel report (the part's suite fails on it; outside the
-# parts, the next check does)
+# parts, the next check does), but not the 3 of a kmemleak that did not count
 t_check "$board: the shared boot ended as a boot should (status $rc: 0, or 3 for a report)" \
-	bash -c "[ $rc = 0 ] || [ $rc = 3 ]"
+	bash -c "[ $rc = 0 ] || { [ $rc = 3 ] && ! grep -q 'logged no S5P-KMEMLEAK count' '$T_TMP/err'; }"
 t_no_reports "$board: no kernel report outside the parts (before, between, kmemleak's objects after them)" \
 	"$T_TMP/outside.log"
-if grep -q 'kmemleak: Kernel memory leak detector initialized' "$log"; then
+# (kmemleak=off never prints "initialized": any trace of kmemleak counts)
+if grep -qaE 'kmemleak: |S5P-KMEMLEAK' "$log" || grep -q 'logged no S5P-KMEMLEAK count' "$T_TMP/err"; then
 	t_check "$board: kmemleak scanned after the parts (S5P-KMEMLEAK count)" \
 		grep -qaE 'S5P-KMEMLEAK [0-9]+ ' "$log"
 else

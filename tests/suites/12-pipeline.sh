@@ -144,7 +144,7 @@ printf 'Dir::State::lists "%s/";\n' "$T_TMP/apt-lists" >"$T_TMP/apt.conf"
 no_apt "$T_TMP/no-apt-setup"
 setup_offline() {
 	PATH=$T_TMP/no-apt-setup:$PATH APT_CONFIG=$T_TMP/apt.conf S5P_CACHE=$warm \
-		timeout 120 "$S5P_TOP/scripts/setup.sh" "$@" >"$T_TMP/setup.out" 2>&1
+		timeout --foreground -k 10 120 "$S5P_TOP/scripts/setup.sh" "$@" >"$T_TMP/setup.out" 2>&1
 }
 setup_offline --check
 rc=$?
@@ -427,6 +427,7 @@ t_check "two boots at once from two checkouts: both pass (status $ra and $rb)" \
 cat >"$T_TMP/reports.log" <<'LOG'
 [    1.0] BUG: KASAN: slab-use-after-free in cma_put+0x1c/0x80
 [    1.0] BUG kmalloc-64 (Not tainted): Poison overwritten
+[    1.0] BUG kmalloc-128 (Tainted: G           O      ): Redzone overwritten
 [    1.0] WARNING: CPU: 0 PID: 1 at mm/cma.c:1 cma_alloc+0x1/0x2
 [    1.0] Unable to handle kernel NULL pointer dereference at virtual address 00000000
 [    1.0] Internal error: Oops: 17 [#1] ARM
