@@ -44,10 +44,12 @@ capture() {
 	got=$(($(stat -c %s /tmp/cap.raw 2>/dev/null || echo 0) / size))
 	seqs=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *\([0-9]*\) .*/\1/p' /tmp/cap.log)
 	if [ $rc != 0 ] || [ "$got" != "$n" ] || [ "$(echo $seqs | wc -w)" != "$n" ]; then
-		# what the driver handed back, apart from what reached the file
+		# the buffers dequeued apart from the frames written: how many,
+		# with the ERROR flag, empty (v4l2-ctl --verbose's dqbuf lines)
 		ndq=$(grep -c 'cap dqbuf:' /tmp/cap.log)
-		nerr=$(grep 'cap dqbuf:' /tmp/cap.log | grep -ci 'error')
-		not_ok "camera: capture $fcc ${w}x$h: $got of $n frames in the file, $ndq dequeued, $nerr of them flagged ERROR (status $rc)"
+		nerr=$(grep 'cap dqbuf:' /tmp/cap.log | grep -c '(.*error.*)$')
+		nzero=$(grep -c 'cap dqbuf:.* bytesused: 0 ' /tmp/cap.log)
+		not_ok "camera: capture $fcc ${w}x$h: $got of $n frames (status $rc; $ndq buffers dequeued, $nerr of them with the ERROR flag, $nzero empty)"
 		# v4l2-ctl's stdout (the format) is written last: show what went
 		# wrong first, then where the frames were to go.
 		grep -vE 'returned 0 \(Success\)|^	' /tmp/cap.log | tail -n 12 | sed 's/^/# /'
