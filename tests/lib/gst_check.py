@@ -5,8 +5,8 @@
     gst_check.py DIR FRAMES [--min-psnr DB]
 
 DIR/gst.txt lists the cases ("CASE KIND FOURCC W H STATUS FILES SECONDS");
-one TAP line a case, ok when its pipeline ended with status 0 (under
-gst-launch-1.0 or gst-run) and every file is right:
+one TAP line a case, ok when gst-launch-1.0 exited 0 and every file is
+right:
   cam-raw     FRAMES raw frames (tight, or with the driver's bytesperline);
               each is exactly the pattern frame its sequence-number band
               says (camera_pattern.py), the numbers increasing;
@@ -182,11 +182,11 @@ def main():
         sys.exit(1)
     for c in cases:
         name, kind, f, w, h, rc, n, secs = c[0], c[1], c[2], int(c[3]), int(c[4]), c[5], c[6], c[7]
-        what = "%s: pipeline status %s, %s files in %s s" % (name, rc, n, secs)
+        what = "%s: gst-launch-1.0 status %s, %s files in %s s" % (name, rc, n, secs)
         try:
             if rc != "0":
                 log = open(os.path.join(top, name, "gst.log"), errors="replace").read()
-                raise ValueError("the pipeline failed: " + " | ".join(log.strip().splitlines()[:3]))
+                raise ValueError("gst-launch-1.0 failed: " + " | ".join(log.strip().splitlines()[:3]))
             notes = check_case(os.path.join(top, name), kind, FOURCC[f], w, h, frames, need)
             print("ok - %s; %s" % (what, "; ".join(notes)))
         except (OSError, ValueError, KeyError, IndexError) as e:

@@ -8,9 +8,7 @@
 # to JPEG files (MMAP); the same zero copy (io-mode=dmabuf,
 # output-io-mode=dmabuf-import; NV12 on the single-planar camera; not at
 # the largest size, see gst.sh); videotestsrc to the codec; and once
-# camera ! v4l2jpegenc ! jpegparse ! jpegdec ! videoconvert (under
-# gst-launch-1.0; the others in one tools/gst gst-run process a camera
-# mode, which pays GStreamer's start-up once, not once a pipeline).  Every file
+# camera ! v4l2jpegenc ! jpegparse ! jpegdec ! videoconvert.  Every file
 # is checked on the host (tests/lib/gst_check.py): count, layout, exact
 # pixels (raw), djpeg decode and luma PSNR >= 30 dB against the camera's
 # pattern (camera_pattern.py) or videotestsrc's frames.
