@@ -94,10 +94,10 @@ no_leak() {
 	fi
 }
 
-# wait_buffers N: until the camera has N chunks (5 s at most)
+# wait_buffers N: until the camera has N chunks (30 s at most: two lanes and the debug kernel slow the guest)
 wait_buffers() {
 	t=0
-	while [ "$(cam_chunks)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	while [ "$(cam_chunks)" -lt "$1" ] && [ $t -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
 	sleep 0.3
 }
 

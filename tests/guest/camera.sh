@@ -128,7 +128,7 @@ main)
 	streaming "camera: unbind while streaming" $pid /tmp/unbind.log
 	echo fb200000.camera >"$drv/unbind"
 	t=0
-	while kill -0 $pid 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	while kill -0 $pid 2>/dev/null && [ $t -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
 	if kill -0 $pid 2>/dev/null; then
 		not_ok "camera: the streaming process did not end after unbind"
 		kill -9 $pid

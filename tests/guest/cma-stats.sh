@@ -40,7 +40,7 @@ stats_now() {
 	S_STATS=$((S_STATS + 1))
 	echo "stats $1" >&7
 	_t=0
-	while [ "$(grep -c "^$1: " "$T/$S.out")" -lt $S_STATS ] && [ $_t -lt 100 ]; do
+	while [ "$(grep -c "^$1: " "$T/$S.out")" -lt $S_STATS ] && [ $_t -lt 1200 ]; do
 		sleep 0.05
 		_t=$((_t + 1))
 	done

@@ -22,7 +22,7 @@ codec_no_leak() {
 # codec_wait_buffers N: until the codec has N chunks (5 s at most)
 codec_wait_buffers() {
 	t=0
-	while [ "$(codec_chunks)" -lt "$1" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	while [ "$(codec_chunks)" -lt "$1" ] && [ $t -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
 	sleep 0.3
 }
 

@@ -138,7 +138,7 @@ main)
 	streaming "codec: unbind while streaming" $SPID /tmp/stream.log
 	echo $CODEC_DEV >"$drv/unbind"
 	t=0
-	while kill -0 $SPID 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	while kill -0 $SPID 2>/dev/null && [ $t -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
 	if kill -0 $SPID 2>/dev/null; then
 		not_ok "codec: the streaming process did not end after unbind"
 		kill -9 $SPID

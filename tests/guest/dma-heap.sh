@@ -38,7 +38,7 @@ main)
 	cma-heap hold codec-a 1M 3 >/tmp/hold 2>&1 &
 	pid=$!
 	i=0
-	while [ $i -lt 100 ] && ! grep -q '^held 3$' /tmp/hold; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 300 ] && ! grep -q '^held 3$' /tmp/hold; do sleep 0.1; i=$((i + 1)); done
 	grep 'owner=dma-heap' "$CMA_DEBUGFS/chunks" >/tmp/chunks
 	sed 's/^/# /' /tmp/chunks
 	n=$(grep -c 'size=0x00100000 region=codec-a refs=1 owner=dma-heap/cma-heap$' /tmp/chunks)
@@ -58,7 +58,7 @@ main)
 	"/tmp/x y+z" hold codec-a 4K 1 >/tmp/hold2 2>&1 &
 	pid=$!
 	i=0
-	while [ $i -lt 100 ] && ! grep -q '^held 1$' /tmp/hold2; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 300 ] && ! grep -q '^held 1$' /tmp/hold2; do sleep 0.1; i=$((i + 1)); done
 	n=$(grep -c 'size=0x00001000 region=codec-a refs=1 owner=dma-heap/x_y_z$' "$CMA_DEBUGFS/chunks")
 	kill -KILL $pid
 	wait $pid 2>/dev/null
