@@ -245,8 +245,9 @@ start_job() {
 	fi
 	[ -z "${after[$name]:-}" ] || shared=${shared_dir[${after[$name]}]}
 	[ -z "${shared_dir[$name]:-}" ] || rm -rf "${shared_dir[$name]}"
-	log=$logdir/$name.log
-	rm -rf "$logdir/$name.files"
+	# (this run's own files until the suite ends: another checkout's run may
+	# share the cache's test-logs, and run the same suite)
+	log=$logdir/$name.log.$$
 	tmo=$(header "$s" timeout)
 	tmo=${tmo:-1200}
 	[ "$flavour" = default ] || tmo=$((tmo * 4))
@@ -257,7 +258,7 @@ start_job() {
 	fi
 	printf '# started %s (%s running)\n' "$name" "$((${#running[@]} + 1))"
 	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") \
-		S5P_TEST_LOGDIR=$logdir/$name.files S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
+		S5P_TEST_LOGDIR=$logdir/$name.files.$$ S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
 		S5P_SHARED_BOOT=$shared timeout -k 30 "$tmo" "$s" "${args[@]}" </dev/null >"$log" 2>&1 &
 	running[$!]="$name $flavour $(date +%s) $tmo"
 }
@@ -276,8 +277,8 @@ finish_job() {
 	local key=$1 rc=$2 name flavour t0 tmo log p k f plan dir where
 	read -r name flavour t0 tmo <<<"${running[$key]}"
 	unset "running[$key]"
-	log=$logdir/$name.log
-	dir=$logdir/$name.files
+	log=$logdir/$name.log.$$
+	dir=$logdir/$name.files.$$
 	printf '# suite %s\n' "$name"
 	if [ "${key:0:1}" = 0 ]; then
 		cat "$log"
@@ -308,8 +309,13 @@ finish_job() {
 	[ "$f" = 0 ] || failures+=("$name ($f)")
 	ended[$name]=1
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
-	where=$log
-	[ ! -d "$dir" ] || where="$log and $dir/"
+	mv -f "$log" "$logdir/$name.log"
+	where=$logdir/$name.log
+	rm -rf "$logdir/$name.files"
+	if [ -d "$dir" ]; then
+		mv -T "$dir" "$logdir/$name.files"
+		where="$where and $logdir/$name.files/"
+	fi
 	local sec=$(($(date +%s) - t0))
 	printf '# suite %s: %s passed, %s failed, %s skipped in %ss (log: %s)\n' "$name" "$p" "$f" "$k" \
 		"$sec" "$where"
