@@ -173,7 +173,7 @@ if grep -lq 's5p_qemu_build tests' "${all[@]}"; then
 	printf '# built in %ss\n' $(($(date +%s) - t0))
 fi
 
-# The jobs: "SECONDS NAME FILE FLAVOUR", the longest first.  SECONDS is the
+# The jobs: "SECONDS NAME FLAVOUR", the longest first.  SECONDS is the
 # suite's time in the last run here, or in tests/suites/times (a warm run
 # of this project's), or 300.
 declare -A est=()
