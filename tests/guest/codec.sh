@@ -229,7 +229,7 @@ swapped)
 	codec-bad zerocopy "$CODEC" "$CAM" NM12 640x480 >/tmp/zc.log 2>&1
 	sed 's/^/# /' /tmp/zc.log
 	check "codec: kinds swapped: the camera's NM12 with its chroma outside port A's window refused at QBUF: EINVAL" \
-		grep -qx "zerocopy NM12 640x480: codec QBUF of camera buffer 0 (307200 bytes and 153600 bytes): errno EINVAL" /tmp/zc.log
+		grep -qx "zerocopy NM12 640x480: codec QBUF of camera buffer 0 (307200 and 153600 bytes): errno EINVAL" /tmp/zc.log
 	check "codec: kinds swapped: the kernel log names the chroma plane, its address and port A's window" \
 		sh -c "dmesg | grep -q \"OUTPUT buffer 0 plane 1 (chroma) at 0x4f[0-9a-f]*-0x4f[0-9a-f]* refused: not 16-byte aligned inside port A's window 0x50000000-0x57ffffff\""
 	dmesg | grep "refused" | sed 's/^/# /'
@@ -252,7 +252,7 @@ onebank)
 	codec-bad zerocopy "$CODEC" "$CAM" NM12 640x480 >/tmp/zc.log 2>&1
 	sed 's/^/# /' /tmp/zc.log
 	check "codec: one bank: the camera's NM12 (two DMABUFs in the bitstream's bank) refused at QBUF: EINVAL" \
-		grep -qx "zerocopy NM12 640x480: codec QBUF of camera buffer 0 (307200 bytes and 153600 bytes): errno EINVAL" /tmp/zc.log
+		grep -qx "zerocopy NM12 640x480: codec QBUF of camera buffer 0 (307200 and 153600 bytes): errno EINVAL" /tmp/zc.log
 	check "codec: one bank: the kernel log names its luma plane and address" \
 		sh -c "dmesg | grep -q \"OUTPUT buffer 0 plane 0 (luma) at 0x4f[0-9a-f]*-0x4f[0-9a-f]* refused: in the bitstream's bank 0x40000000-0x4fffffff\""
 	dmesg | grep "refused" | sed 's/^/# /'
@@ -263,8 +263,8 @@ onebank)
 		--stream-count=2 >/tmp/enc.log 2>&1
 	rc=$?
 	tail -n 3 /tmp/enc.log | sed 's/^/# /'
-	check "codec: one bank: a v4l2-ctl encode ends at once (status $rc: not 0, not the timeout's 124)" \
-		sh -c "[ $rc != 0 ] && [ $rc != 124 ]"
+	check "codec: one bank: a v4l2-ctl encode ends at once (status $rc, not the timeout's 124) with QBUF: Invalid argument" \
+		sh -c "[ $rc != 124 ] && grep -q 'VIDIOC_QBUF returned -1 (Invalid argument)' /tmp/enc.log"
 	check "codec: one bank: no frame came out" sh -c '! [ -s /tmp/out.mjpeg ]'
 	check "codec: one bank: no job reached the device (no device error in the log)" \
 		sh -c "! dmesg | grep -q 'windows overlap\|encoding failed'"

@@ -599,9 +599,12 @@ codec:
 			*buf_used(&b, p) = fmt_size(&cf, p);
 		}
 		if (ioctl(cfd, VIDIOC_QBUF, &b.b)) {
-			snprintf(msg, sizeof(msg), "codec QBUF of camera buffer %u (%u bytes%s%.0u): errno %s",
-				 i, klen[i][0], np > 1 ? " and " : "", np > 1 ? klen[i][1] : 0,
-				 ename(errno));
+			if (np > 1)
+				snprintf(msg, sizeof(msg), "codec QBUF of camera buffer %u (%u and %u bytes): errno %s",
+					 i, klen[i][0], klen[i][1], ename(errno));
+			else
+				snprintf(msg, sizeof(msg), "codec QBUF of camera buffer %u (%u bytes): errno %s",
+					 i, klen[i][0], ename(errno));
 			zc_fail(fcc, w, h, msg);
 			goto out;
 		}
