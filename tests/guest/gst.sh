@@ -68,6 +68,7 @@ for size in "$@"; do
 	w=${size%x*} h=${size#*x}
 	if [ -n "${DMABUF_ONLY:-}" ]; then
 		dmabuf YUY2 $w $h
+		dmabuf NV12 $w $h
 		continue
 	fi
 	for f in YUY2 NV12; do
