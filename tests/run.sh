@@ -194,19 +194,27 @@ for flavour in $flavours; do
 	done
 done
 # Shared boots: on a flavour, the suites whose header says "# s5p-shared-boot:
-# FLAVOUR BOARD SCRIPT SCENARIO" get one boot of BOARD for all of them
-# (tests/lib/shared-boot.sh, a job of its own, "shared-BOARD@FLAVOUR"); each
-# starts once it has ended, and reads its part from it (S5P_SHARED_BOOT).
+# FLAVOUR BOARD SCRIPT SCENARIO [early|late]" get one boot of BOARD for all
+# of them (tests/lib/shared-boot.sh, a job of its own, "shared-BOARD@FLAVOUR");
+# each starts once it has ended, and reads its part from it (S5P_SHARED_BOOT).
+# The parts run early ones first (those that read the boot's own state: its
+# log, the regions as the boot left them), late ones last (those that kill
+# processes midway), the rest in between, by name within each.
 declare -A after=() shared_dir=() shared_args=()
 for flavour in $flavours; do
 	declare -A group=() members=()
 	for s in "${all[@]}"; do
 		runs_on "$s" "$flavour" || continue
-		read -r f b script scen _ <<<"$(header "$s" shared-boot)"
+		read -r f b script scen when _ <<<"$(header "$s" shared-boot)"
 		[ "$f" = "$flavour" ] && [ -n "$scen" ] || continue
+		case $when in early) o=0 ;; late) o=2 ;; *) o=1 ;; esac
 		base=$(basename "$s" .sh)
-		group[$b]+=" $base:$script:$scen"
-		members[$b]+=" $base"
+		group[$b]+=$'\n'"$o $base:$script:$scen"
+	done
+	for b in "${!group[@]}"; do
+		group[$b]=$(sort -k1,1n -k2,2 <<<"${group[$b]}" | sed '/^$/d; s/^[0-9] //' | tr '\n' ' ')
+		members[$b]=$(sed 's/:[^ ]*//g' <<<"${group[$b]}")
+		group[$b]=" ${group[$b]% }"
 	done
 	for b in "${!group[@]}"; do
 		set -- ${members[$b]}

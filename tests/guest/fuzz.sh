@@ -7,12 +7,20 @@
 # the board's defaults and run it; docs/fuzzing-guest.md.)
 #
 #   fuzz.sh SEED OPS PROCS KILLS
+#   fuzz.sh shared      (a part of the debug kernel's shared boot, tests/lib/
+#                       shared-boot.sh: a random seed, 300 operations, 4
+#                       processes, 4 killed; the seed is in the output)
 . /tests/lib.sh
 . /tests/camera-lib.sh
 . /tests/codec-lib.sh
 . /tests/cma-lib.sh
 
 seed=${1:?seed} ops=${2:-5000} procs=${3:-4} kills=${4:-4}
+if [ "$seed" = shared ]; then
+	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ') ops=300 procs=4 kills=4
+	echo "# seed $seed, $ops operations, $procs processes, $kills killed (replay:" \
+		"S5P_FLAVOURS=debug S5P_FUZZ_SEED=$seed S5P_FUZZ_OPS=$ops make check SUITES=47-guest-fuzz)"
+fi
 CAM=$(cam_node)
 CODEC=$(codec_node)
 MEDIA=

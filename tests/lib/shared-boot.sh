@@ -48,19 +48,30 @@ t0=$(date +%s)
 rc=$?
 echo "# boot status $rc in $(($(date +%s) - t0)) s"
 
-# split: the output and the console log by part; what lies outside them
-awk -v dir="$out" -v b="$board" -v parts="$*" '
-BEGIN { np = split(parts, pp, " "); for (i = 1; i <= np; i++) { split(pp[i], f, ":"); sc[f[1]] = f[3] } }
-{ sub(/\r$/, "") }
-/S5P-PART-BEGIN / { s = $NF; cur = dir "/" s "." b "." sc[s]; printf "" >(cur ".out"); next }
-/S5P-PART-END / { print $NF >(cur ".rc"); close(cur ".out"); close(cur ".rc"); cur = ""; next }
-cur != "" { print >(cur ".out") }' "$T_TMP/out"
-awk -v dir="$out" -v b="$board" -v parts="$*" -v outside="$T_TMP/outside.log" '
-BEGIN { np = split(parts, pp, " "); for (i = 1; i <= np; i++) { split(pp[i], f, ":"); sc[f[1]] = f[3] } }
-/S5P-PART-BEGIN / { s = $NF; sub(/\r$/, "", s); cur = dir "/" s "." b "." sc[s] ".log"; print >cur; next }
-/S5P-PART-END / { print >cur; close(cur); cur = ""; next }
-cur != "" { print >cur; next }
-{ print >outside }' "$log"
+# split MODE FILE: cut FILE at the part markers into each part's file:
+# "out" (the output: OUTDIR/SUITE.BOARD.SCENARIO.out and .rc, the status on
+# the END line) or "log" (the console log, markers kept: .log; what lies
+# outside every part goes to $T_TMP/outside.log).
+split() {
+	awk -v mode="$1" -v dir="$out" -v b="$board" -v parts="$*" -v outside="$T_TMP/outside.log" '
+	BEGIN { np = split(parts, pp, " ")
+		for (i = 3; i <= np; i++) { split(pp[i], f, ":"); sc[f[1]] = f[3] } }
+	{ line = $0; sub(/\r$/, "", line); n = split(line, w, " ") }
+	line ~ /S5P-PART-BEGIN / {
+		cur = dir "/" w[n] "." b "." sc[w[n]]
+		if (mode == "out") printf "" >(cur ".out"); else print >(cur ".log")
+		next
+	}
+	line ~ /S5P-PART-END / {
+		if (mode == "out") { print w[n] >(cur ".rc"); close(cur ".out"); close(cur ".rc") }
+		else { print >(cur ".log"); close(cur ".log") }
+		cur = ""; next
+	}
+	cur != "" { if (mode == "out") print line >(cur ".out"); else print >(cur ".log"); next }
+	mode == "log" { print >outside }' "$2"
+}
+split out "$T_TMP/out" "$@"
+split log "$log" "$@"
 ran=$(ls "$out"/*.rc 2>/dev/null | wc -l)
 t_check "$board: the shared boot ran every part ($ran of $n)" [ "$ran" = "$n" ]
 [ "$ran" = "$n" ] || tail -n 12 "$T_TMP/err" "$log" | sed 's/^/#   /'

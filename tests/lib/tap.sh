@@ -41,13 +41,17 @@ t_plan() {
 
 # t_wanted BOARD SCENARIO: whether a boot runs on this kernel flavour.  On
 # the default kernel every one does; on another, those the suite's header
-# lists ("# s5p-debug-scenarios: goni:main aquila:basic"; no such header:
-# all of them).  The debug kernel is about ten times slower: docs/testing.md
-# says which run there and why.
+# names, once each: "# s5p-debug-scenarios: goni:main aquila:basic", and
+# the scenario of its shared boot on that flavour ("# s5p-shared-boot: debug
+# goni camera.sh main": goni:main); neither header: all of them.  The debug
+# kernel is about ten times slower: docs/testing.md says which run there and
+# why.
 t_wanted() {
-	local list
+	local list f b _s scen
 	[ "${S5P_FLAVOUR:-default}" != default ] || return 0
 	list=$(sed -n "s/^# s5p-${S5P_FLAVOUR}-scenarios: *//p" "$0" | head -n1)
+	read -r f b _s scen _ <<<"$(sed -n 's/^# s5p-shared-boot: *//p' "$0" | head -n1)"
+	[ "$f" != "$S5P_FLAVOUR" ] || [ -z "$scen" ] || list+=" $b:$scen"
 	[ -n "$list" ] || return 0
 	case " $list " in *" $1:$2 "*) return 0 ;; esac
 	printf '# %s %s: not run on the %s kernel (docs/testing.md)\n' "$1" "$2" "$S5P_FLAVOUR"
@@ -137,18 +141,13 @@ t_done() { printf '# s5p-done\n'; [ "$T_FAILED" = 0 ]; }
 # there.
 t_guest_boot() {
 	local board=$1 script=$2 scenario=$3 append=${4:-}
-	local how="the board's default cma= and cma_map=" part
+	local how="the board's default cma= and cma_map="
 	T_OUT=$T_TMP/$board-$scenario.out T_LOG=$T_TMP/$board-$scenario.log
 	rm -f "$T_LOG"
 	[ -z "$append" ] || how="--append '$append'"
-	part=${S5P_SHARED_BOOT:+$S5P_SHARED_BOOT/$(basename "$0" .sh).$board.$scenario}
-	if [ -n "$part" ] && [ -z "$append" ] && [ -f "$part.rc" ]; then
-		echo "# $board, $scenario: $how (${S5P_FLAVOUR:-default} kernel), a part of the shared boot $S5P_SHARED_BOOT"
-		cp "$part.out" "$T_OUT" && cp "$part.log" "$T_LOG" && : >"$T_TMP/err"
-		T_RC=$(cat "$part.rc")
+	if [ -z "$append" ] && t_part "$board" "$scenario" "$T_OUT" "$T_LOG"; then
+		: >"$T_TMP/err"
 	else
-		[ -z "$part" ] || [ -n "$append" ] ||
-			echo "# $board, $scenario: the shared boot did not run this part; booting on its own"
 		echo "# $board, $scenario: $how (${S5P_FLAVOUR:-default} kernel)"
 		"$S5P_TOP/scripts/boot-$board.sh" --cmd "/tests/$script $scenario" \
 			${append:+--append "$append"} --log "$T_LOG" --timeout 900 >"$T_OUT" 2>"$T_TMP/err"
@@ -156,6 +155,23 @@ t_guest_boot() {
 	fi
 	t_relay "$scenario: " <"$T_OUT"
 	t_check "$board $scenario: guest checks exit with status 0 (got $T_RC)" [ "$T_RC" = 0 ]
+}
+
+# t_part BOARD SCENARIO OUT LOG: when this run's shared boot ran this suite's
+# BOARD SCENARIO part (tests/lib/shared-boot.sh, S5P_SHARED_BOOT), copy its
+# output to OUT and its stretch of the console log to LOG, set T_RC to its
+# status and return 0; otherwise return 1 (the caller boots on its own).
+t_part() {
+	local part
+	[ -n "${S5P_SHARED_BOOT:-}" ] || return 1
+	part=$S5P_SHARED_BOOT/$(basename "$0" .sh).$1.$2
+	if [ ! -f "$part.rc" ]; then
+		echo "# $1, $2: the shared boot did not run this part; booting on its own"
+		return 1
+	fi
+	echo "# $1, $2: the board's default cma= and cma_map= (${S5P_FLAVOUR:-default} kernel), a part of the shared boot $S5P_SHARED_BOOT"
+	cp "$part.out" "$3" && cp "$part.log" "$4" || return 1
+	T_RC=$(cat "$part.rc")
 }
 
 # t_guest_end BOARD SCENARIO: after t_guest_boot, no kernel report on the

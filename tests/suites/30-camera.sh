@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
-# s5p-debug-scenarios: goni:main
 # s5p-shared-boot: debug goni camera.sh main
 # The camera end to end in the guest: the V4L2 driver (drivers/camera) on
 # videobuf2-dma-contig on the emulated camera (qemu-patches/).

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
-# s5p-debug-scenarios: goni:main
 # s5p-shared-boot: debug goni codec.sh main
 # The codec end to end in the guest: the V4L2 mem2mem driver
 # (drivers/codec) on videobuf2-dma-contig on the emulated codec

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
-# s5p-debug-scenarios: goni:defaults
+# s5p-shared-boot: debug goni cma-guest.sh defaults early
 # The CMA framework in the guest, on both boards: the KUnit tests (KTAP from
 # the console log: built in, they run at boot; as the module
 # cma-regions-test, the defaults scenario loads it), and /tests/cma-guest.sh
@@ -82,10 +82,13 @@ for board in goni aquila; do
 		t_wanted "$board" "$scenario" || continue
 		append=$(cma_append "$board" "$scenario")
 		log=$T_TMP/$board-$scenario.log
-		args=(--cmd "sh /tests/cma-guest.sh $scenario" --log "$log" --timeout 300)
-		[ -z "$append" ] || args+=(--append "$append")
-		"$boot" "${args[@]}" >"$T_TMP/out" 2>&1
-		rc=$?
+		if [ -n "$append" ] || ! t_part "$board" "$scenario" "$T_TMP/out" "$log"; then
+			args=(--cmd "sh /tests/cma-guest.sh $scenario" --log "$log" --timeout 300)
+			[ -z "$append" ] || args+=(--append "$append")
+			"$boot" "${args[@]}" >"$T_TMP/out" 2>&1
+			T_RC=$?
+		fi
+		rc=$T_RC
 		t_relay -s "$board: " "$board [$scenario]: " <"$T_TMP/out"
 		t_check "$board [$scenario]: the CMA guest checks exit with status 0 (got $rc)" [ "$rc" = 0 ]
 		if [ "$rc" != 0 ]; then

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
-# s5p-debug-scenarios: goni:main
 # s5p-shared-boot: debug goni dma-heap.sh main
 # The dma-buf heaps of the CMA regions (kernel patch "dma-buf: heaps: a
 # heap per CMA region"; docs/cma.md "dma-buf heaps"), through cma-heap

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
-# s5p-debug-scenarios: goni:default
+# s5p-shared-boot: debug goni movable.sh default early
 # Movable regions (cma_movable=, docs/cma.md "Movable regions"): Goni boots
 # running /tests/movable.sh (tests/guest/movable.sh says what each checks):
 # the board's defaults under memory pressure with the user's data checked,
