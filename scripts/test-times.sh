@@ -5,7 +5,8 @@
 #   scripts/test-times.sh [TIMES.tsv]   (default: $S5P_CACHE/test-logs/times.tsv)
 #
 # One row a suite (the longest first): seconds, checks passed, failed and
-# skipped, and when it started after the first suite did; then the sums
+# skipped, when it started after the first suite did, and the CPU seconds
+# it and what it waited for (QEMU, builds) used; then the sums
 # of each pass and of all suites, against the wall time the suites took
 # in their lanes (two at a time, tests/run.sh).
 . "$(dirname "$0")/lib/common.sh"
@@ -17,7 +18,7 @@ f=${1:-$S5P_CACHE/test-logs/times.tsv}
 awk -F'\t' '
 NR == 1 { next }
 {
-	n++; name[n] = $1; sec[n] = $2; p[n] = $3; f[n] = $4; k[n] = $5; st[n] = $6
+	n++; name[n] = $1; sec[n] = $2; p[n] = $3; f[n] = $4; k[n] = $5; st[n] = $6; cpu[n] = $7; cpus += $7
 	pass = ($1 ~ /@/) ? substr($1, index($1, "@") + 1) : "default"
 	sum[pass] += $2; all += $2; np += $3; nf += $4; nk += $5
 	if ($6 + $2 > wall) wall = $6 + $2
@@ -28,12 +29,13 @@ END {
 		t = name[i]; name[i] = name[j]; name[j] = t; t = sec[i]; sec[i] = sec[j]; sec[j] = t
 		t = p[i]; p[i] = p[j]; p[j] = t; t = f[i]; f[i] = f[j]; f[j] = t
 		t = k[i]; k[i] = k[j]; k[j] = t; t = st[i]; st[i] = st[j]; st[j] = t
+		t = cpu[i]; cpu[i] = cpu[j]; cpu[j] = t
 	}
-	print "| suite | seconds | passed | failed | skipped | started at |"
-	print "| --- | ---: | ---: | ---: | ---: | ---: |"
+	print "| suite | seconds | passed | failed | skipped | started at | CPU s |"
+	print "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= n; i++)
-		printf "| %s | %d | %d | %d | %d | %d s |\n", name[i], sec[i], p[i], f[i], k[i], st[i]
-	for (q in sum) printf "| all of the %s pass | %d | | | | |\n", q, sum[q]
-	printf "| **all suites, one after the other** | **%d** | %d | %d | %d | |\n", all, np, nf, nk
-	printf "| **wall time of the suites in their lanes** | **%d** | | | | |\n", wall
+		printf "| %s | %d | %d | %d | %d | %d s | %s |\n", name[i], sec[i], p[i], f[i], k[i], st[i], cpu[i]
+	for (q in sum) printf "| all of the %s pass | %d | | | | | |\n", q, sum[q]
+	printf "| **all suites, one after the other** | **%d** | %d | %d | %d | | %d |\n", all, np, nf, nk, cpus
+	printf "| **wall time of the suites in their lanes** | **%d** | | | | | |\n", wall
 }' "$f"

@@ -240,7 +240,8 @@ done
 # (this run's own file until the end: another checkout's run may share the
 # cache's test-logs)
 times=$logdir/times.tsv.$$
-printf 'suite\tseconds\tpassed\tfailed\tskipped\tstarted\n' >"$times"
+printf 'suite\tseconds\tpassed\tfailed\tskipped\tstarted\tcpu\n' >"$times"
+cpu_total=0
 
 # start_job NAME FLAVOUR: start the suite in the background, output in its
 # log; records it in running[].
@@ -265,9 +266,14 @@ start_job() {
 		return
 	fi
 	printf '# started %s (%s running)\n' "$name" "$((${#running[@]} + 1))"
+	export S5P_CPU_FILE=$logdir/$name.cpu.$$
+	# (bash's "times" after the suite: the CPU time of the suite and of
+	# everything it waited for, QEMU included, for the summary)
 	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") \
 		S5P_TEST_LOGDIR=$logdir/$name.files.$$ S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
-		S5P_SHARED_BOOT=$shared timeout -k 30 "$tmo" "$s" "${args[@]}" </dev/null >"$log" 2>&1 &
+		S5P_SHARED_BOOT=$shared timeout -k 30 "$tmo" \
+		bash -c '"$@"; rc=$?; times >"$S5P_CPU_FILE"; exit $rc' _ "$s" "${args[@]}" \
+		</dev/null >"$log" 2>&1 &
 	running[$!]="$name $flavour $(date +%s) $tmo"
 }
 
@@ -324,10 +330,17 @@ finish_job() {
 		mv -T "$dir" "$logdir/$name.files"
 		where="$where and $logdir/$name.files/"
 	fi
-	local sec=$(($(date +%s) - t0))
-	printf '# suite %s: %s passed, %s failed, %s skipped in %ss (log: %s)\n' "$name" "$p" "$f" "$k" \
-		"$sec" "$where"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$sec" "$p" "$f" "$k" "$((t0 - suites_start))" >>"$times"
+	local sec=$(($(date +%s) - t0)) cpu=
+	# the suite's CPU seconds ("times": its second line, the children's)
+	if [ -f "$logdir/$name.cpu.$$" ]; then
+		cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+			printf "%d", t + 0.5 }' "$logdir/$name.cpu.$$")
+		rm -f "$logdir/$name.cpu.$$"
+	fi
+	cpu_total=$((cpu_total + ${cpu:-0}))
+	printf '# suite %s: %s passed, %s failed, %s skipped in %ss%s (log: %s)\n' "$name" "$p" "$f" "$k" \
+		"$sec" "${cpu:+, ${cpu}s of CPU}" "$where"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$sec" "$p" "$f" "$k" "$((t0 - suites_start))" "$cpu" >>"$times"
 }
 
 # wait_one: wait for any running suite to end and judge it.
@@ -379,8 +392,10 @@ rm -rf "$logdir"/*.parts.$$
 	mv "$logdir/times.new.$$" "$logdir/times"
 mv "$times" "$logdir/times.tsv"
 
-printf '# suites took %ss in %s lane(s); total time %ss (scripts/test-times.sh prints the table)\n' \
-	$(($(date +%s) - suites_start)) "$jobs_max" $(($(date +%s) - start))
+wall=$(($(date +%s) - suites_start))
+printf '# suites took %ss in %s lane(s), %ss of CPU (%s%% of %s cores); total time %ss (scripts/test-times.sh prints the table)\n' \
+	"$wall" "$jobs_max" "$cpu_total" "$((cpu_total * 100 / (wall > 0 ? wall : 1) / $(nproc)))" "$(nproc)" \
+	$(($(date +%s) - start))
 [ ${#failures[@]} = 0 ] || printf '# failing suites: %s\n' "${failures[*]}"
 printf '%s passed, %s failed, %s skipped\n' "$passed" "$failed" "$skipped"
 [ "$failed" = 0 ]
