@@ -201,8 +201,10 @@ s5p_kernel_build() {
 	if s5p_kernel_config "$board" "$flavour" --current; then
 		stamp=$(s5p_hash -s "$KSRC_ID" -s "$(sha256sum <"$KCONFIG_OUT")")
 		KSTAMP=$stamp KMODSTAMP=$(s5p_hash -s "$stamp" "$S5P_TOP/drivers")
+		KMODULES=$(s5p_kernel_modules_dir "$KMODSTAMP")
 		if [ -f "$KIMAGE" ] && [ "$(cat "$KBUILD/.s5p-stamp" 2>/dev/null)" = "$stamp" ] &&
 			[ "$(cat "$KMODULES/.s5p-stamp" 2>/dev/null)" = "$KMODSTAMP" ]; then
+			touch -c "$KMODULES"	# (in use: s5p_kernel_drivers keeps it)
 			return 0
 		fi
 		if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
@@ -273,7 +275,7 @@ s5p_kernel_read() {
 s5p_kernel_drivers() {
 	local kstamp=$1 stamp dbuild rel
 	stamp=$(s5p_hash -s "$kstamp" "$S5P_TOP/drivers")
-	KMODULES=$KBUILD/s5p-modules
+	KMODULES=$(s5p_kernel_modules_dir "$stamp")
 	# (the stamp these modules get: drivers/ may have changed since
 	# s5p_kernel_build set it)
 	KMODSTAMP=$stamp
@@ -302,7 +304,21 @@ s5p_kernel_drivers() {
 	rm -f "$KMODULES/lib/modules/$rel/build" "$KMODULES/lib/modules/$rel/source"
 	depmod -b "$KMODULES" "$rel" || s5p_die "depmod failed for $rel"
 	echo "$stamp" >"$KMODULES/.s5p-stamp"
+	# Other drivers/ trees' modules (other checkouts, older commits) stay
+	# while in use; those not used for two days go, and the layout before
+	# a directory a stamp.
+	rm -rf "$KBUILD/s5p-modules/lib" "$KBUILD/s5p-modules/.s5p-stamp"
+	find "$KBUILD/s5p-modules" -mindepth 1 -maxdepth 1 -type d ! -name "${KMODULES##*/}" \
+		-mtime +2 -exec rm -rf {} + 2>/dev/null
 	s5p_build_unlock
+}
+
+# s5p_kernel_modules_dir STAMP: where the modules of the kernel in KBUILD
+# and of drivers/ with that stamp (KMODSTAMP) are installed: a directory a
+# stamp, so that checkouts with different drivers/ sharing the cache never
+# overwrite each other's modules (a boot or an initramfs reading them).
+s5p_kernel_modules_dir() {
+	echo "$KBUILD/s5p-modules/${1:0:16}"
 }
 
 # s5p_dtb BOARD: compile boards/BOARD/BOARD.dts (which includes the kernel's
