@@ -305,10 +305,8 @@ s5p_kernel_drivers() {
 	depmod -b "$KMODULES" "$rel" || s5p_die "depmod failed for $rel"
 	echo "$stamp" >"$KMODULES/.s5p-stamp"
 	# Other drivers/ trees' modules (other checkouts, older commits) stay
-	# while in use; those not used for two days go, and the layout before
-	# a directory a stamp.
-	rm -rf "$KBUILD/s5p-modules/lib" "$KBUILD/s5p-modules/.s5p-stamp"
-	find "$KBUILD/s5p-modules" -mindepth 1 -maxdepth 1 -type d ! -name "${KMODULES##*/}" \
+	# while in use; those not used for two days go.
+	find "$KBUILD" -mindepth 1 -maxdepth 1 -type d -name 's5p-modules-*' ! -name "${KMODULES##*/}" \
 		-mtime +2 -exec rm -rf {} + 2>/dev/null
 	s5p_build_unlock
 }
@@ -318,7 +316,7 @@ s5p_kernel_drivers() {
 # stamp, so that checkouts with different drivers/ sharing the cache never
 # overwrite each other's modules (a boot or an initramfs reading them).
 s5p_kernel_modules_dir() {
-	echo "$KBUILD/s5p-modules/${1:0:16}"
+	echo "$KBUILD/s5p-modules-${1:0:16}"
 }
 
 # s5p_dtb BOARD: compile boards/BOARD/BOARD.dts (which includes the kernel's
