@@ -183,11 +183,13 @@ s5p_kernel_build() {
 	KSTAMP='' KMODSTAMP=''
 	s5p_kernel_flavour_check "$flavour"
 	s5p_kernel_source --no-checkout
-	# Boards whose own fragments set the same options share one build
-	# directory (comments do not count); the default flavour keeps the
-	# name it always had.
-	cfghash=$(grep -hE '^(CONFIG_|# CONFIG_.* is not set)' "$S5P_TOP/boards/$board/kernel.config" \
-		$(s5p_kernel_fragment "$flavour") | LC_ALL=C sort | sha256sum | cut -c1-12)
+	# Boards whose fragments set the same options share one build
+	# directory (comments do not count).  The common fragments count too:
+	# checkouts with different ones sharing the cache build apart instead
+	# of rebuilding one directory in turns.
+	cfghash=$(grep -hE '^(CONFIG_|# CONFIG_.* is not set)' "$S5P_TOP"/boards/common/*.config \
+		"$S5P_TOP/boards/$board/kernel.config" $(s5p_kernel_fragment "$flavour") |
+		LC_ALL=C sort | sha256sum | cut -c1-12)
 	[ "$flavour" = default ] || cfghash=$flavour-$cfghash
 	if [ -n "${S5P_KERNEL_TREE:-}" ]; then
 		KBUILD=$(dirname "$KSRC")/build-$(basename "$KSRC")-$cfghash
