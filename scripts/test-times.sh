@@ -3,6 +3,10 @@
 # Markdown table docs/testing.md keeps:
 #
 #   scripts/test-times.sh [TIMES.tsv]   (default: $S5P_CACHE/test-logs/times.tsv)
+#   scripts/test-times.sh --builds      the builds of the last make check:
+#                                       each step a build log of
+#                                       $S5P_CACHE/test-logs/build-*.log
+#                                       timed ("done in", "ready", "assembled")
 #
 # One row a suite (the longest first): seconds, checks passed, failed and
 # skipped, when it started after the first suite did, and the CPU seconds
@@ -12,6 +16,20 @@
 . "$(dirname "$0")/lib/common.sh"
 case "${1:-}" in
 -h | --help) sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
+--builds)
+	# (a warm run's logs say "ready ...: 0 s": nothing was built)
+	shopt -s nullglob
+	logs=("$S5P_CACHE"/test-logs/build-*.log)
+	[ ${#logs[@]} -gt 0 ] || s5p_die "no build logs in $S5P_CACHE/test-logs: run 'make check' first"
+	echo "| build log | step | seconds |"
+	echo "| --- | --- | ---: |"
+	for l in "${logs[@]}"; do
+		sed -E 's/, every step above: /: /' "$l" |
+			sed -nE 's/^ *(==> )?(.*): (done in )?([0-9]+) s( \(.*\))?$/\2\t\4/p' |
+			awk -F'\t' -v b="$(basename "$l" .log)" '{ printf "| %s | %s | %d |\n", b, $1, $2; t += $2 }'
+	done
+	exit 0
+	;;
 esac
 f=${1:-$S5P_CACHE/test-logs/times.tsv}
 [ -s "$f" ] || s5p_die "no times in $f: run 'make check' (or tests/run.sh SUITE...) first"
