@@ -122,13 +122,16 @@ building=
 build() {
 	local what=$1 blog=$2 rc
 	shift 2
-	"$@" >"$blog" 2>&1 </dev/null &
+	# (this run's own file until the step ends: another checkout's run
+	# sharing the cache may build the same step, and its lines are not ours)
+	"$@" >"$blog.$$" 2>&1 </dev/null &
 	building=$!
-	tail -n +1 -s 0.5 -f --pid="$building" "$blog" | sed -u 's/^/#   /' &
+	tail -n +1 -s 0.5 -f --pid="$building" "$blog.$$" | sed -u 's/^/#   /' &
 	wait "$building"
 	rc=$?
 	building=
 	wait
+	mv -f "$blog.$$" "$blog"
 	[ "$rc" != 0 ] || return 0
 	printf 'not ok - build: %s (log: %s)\n' "$what" "$blog"
 	failed=$((failed + 1))
