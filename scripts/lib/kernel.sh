@@ -119,13 +119,17 @@ s5p_kernel_config() {
 	local board=$1 flavour=${2:-default} tmp frag opt want got
 	local suffix=$board
 	[ "$flavour" = default ] || suffix=$board-$flavour
-	tmp=$S5P_CACHE/linux-$(s5p_kernel_version)/kconfig-$suffix
-	[ -z "${S5P_KERNEL_TREE:-}" ] || tmp=$(dirname "$KSRC")/kconfig-$(basename "$KSRC")-$suffix
-	KCONFIG_OUT=$tmp/.config
 	local frags=("$S5P_TOP"/boards/common/*.config "$S5P_TOP/boards/$board/kernel.config")
 	[ "$flavour" = default ] || frags+=("$(s5p_kernel_fragment "$flavour")")
-	local key
+	local key fkey
 	key=$(s5p_hash -s "$KSRC_ID" "${frags[@]}")
+	# A directory a set of fragments: checkouts with other fragments
+	# sharing the cache configure apart instead of in turns (each turn
+	# under the tree's lock).
+	fkey=$(s5p_hash "${frags[@]}")
+	tmp=$S5P_CACHE/linux-$(s5p_kernel_version)/kconfig-$suffix-${fkey:0:12}
+	[ -z "${S5P_KERNEL_TREE:-}" ] || tmp=$(dirname "$KSRC")/kconfig-$(basename "$KSRC")-$suffix-${fkey:0:12}
+	KCONFIG_OUT=$tmp/.config
 	if [ "${3:-}" = --current ]; then
 		[ "$(cat "$tmp/.s5p-key" 2>/dev/null)" = "$key" ]
 		return
