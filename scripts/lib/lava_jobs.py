@@ -26,9 +26,15 @@ import yaml
 PROMPT = "/ # "   # busybox ash's prompt for root in /, printed by /init's shell
 # A KTAP result line of tests/guest/lib.sh ("ok 3 - goni: camera: ..."):
 # the whole line, up to its end, so that a line still arriving is not cut.
-KTAP_RESULT = r"(?P<result>ok|not ok) \d+ - (?P<test_case_id>[^#\r\n]*[^#\s])[^\r\n]*\r?\n"
+# Lines end in "\r\r\n" on the dispatcher's side: the guest's tty turns
+# "\n" into "\r\n", and QEMU's stdio (a pty, output processing on) once more.
+KTAP_RESULT = r"(?P<result>ok|not ok) \d+ - (?P<test_case_id>[^#\r\n]*[^#\s])[^\r\n]*\r*\n"
 KTAP_START = "KTAP version 1"
-KTAP_END = r"# Totals: pass:\d+ fail:\d+[^\r\n]*\r?\n"
+KTAP_END = r"# Totals: pass:\d+ fail:\d+[^\r\n]*\r*\n"
+# Markers the job's command prints around the script; printf puts them
+# together, so that the console's echo of the command never matches them.
+MARK = "printf 'S5P-LAVA-%s %s\\n' "
+START = "S5P-LAVA-START"
 EXIT = "S5P-LAVA-EXIT"
 
 
@@ -83,12 +89,13 @@ def job(rec, images, kargs):
         scenario = "demo"
         # the demo writes its files to /host (boot.sh --share); here they
         # stay in the guest's /host, and its exit status is the result
-        command = "mkdir -p /host && %s; echo %s $?" % (rec["cmd"], EXIT)
+        command = "mkdir -p /host && %s" % rec["cmd"]
     else:
         script, args = guest_script(rec["cmd"])
         name = os.path.basename(script)[:-3]
         scenario = args[0] if args and re.fullmatch(r"[a-z][a-z0-9-]*", args[0]) else name
-        command = "%s; echo %s $?" % (rec["cmd"], EXIT)
+        command = rec["cmd"]
+    command = "%sSTART -; %s; %sEXIT $?" % (MARK, command, MARK)
     ident = "%s-%s-%s" % (rec["suite"], board, scenario)
     actions = [
         {"deploy": {
@@ -114,7 +121,9 @@ def job(rec, images, kargs):
             "interactive": [{
                 "name": "start",
                 "prompts": [PROMPT],
+                # (on to the monitor as soon as the script starts)
                 "script": [{"command": command, "name": scenario,
+                            "successes": [{"message": START}],
                             "wait_for_prompt": False}],
             }],
         }},
@@ -151,7 +160,9 @@ def job(rec, images, kargs):
             # deploy's and the exit check's
             "job": {"minutes": math.ceil(2 * secs / 60) + 7},
             "action": {"minutes": 5},
-            "connection": {"minutes": 2},
+            # (a monitor waits this long for a line: a script's quiet
+            # stretch must fit)
+            "connection": timeout_block(secs),
         },
         "priority": "medium",
         "visibility": "public",
