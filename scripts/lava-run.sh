@@ -76,15 +76,21 @@ else
 	fi
 	ver=$(dpkg-query -W -f='${Version}' lava-common)
 	dir=$lava/lava-dispatcher-$ver
-	if [ ! -x "$dir/usr/bin/lava-run" ]; then
-		s5p_log "fetching Debian's lava-dispatcher $ver (unpacked into $dir)"
+	if [ ! -f "$dir/stamp" ]; then
+		# (lava-dispatcher-host: Python modules lava-run imports at start)
+		s5p_log "fetching Debian's lava-dispatcher and lava-dispatcher-host $ver (unpacked into $dir)"
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/deb" &&
-			(cd "$dir.tmp/deb" && apt-get download "lava-dispatcher=$ver") &&
+			(cd "$dir.tmp/deb" && apt-get download "lava-dispatcher=$ver" "lava-dispatcher-host=$ver") &&
 			dpkg-deb -x "$dir.tmp/deb"/lava-dispatcher_*.deb "$dir.tmp" &&
+			dpkg-deb -x "$dir.tmp/deb"/lava-dispatcher-host_*.deb "$dir.tmp" &&
+			mkdir -p "$dir.tmp/stub" && cp "$S5P_TOP/scripts/lib/lava-stub-guestfs.py" "$dir.tmp/stub/guestfs.py" &&
+			ls "$dir.tmp/deb" >"$dir.tmp/stamp" &&
 			rm -rf "$dir" && mv "$dir.tmp" "$dir" ||
 			s5p_die "cannot fetch or unpack lava-dispatcher $ver (it must match lava-common's version)"
 	fi
-	lavarun=(env PYTHONPATH="$dir/usr/lib/python3/dist-packages" /usr/bin/python3 "$dir/usr/bin/lava-run")
+	# (stub/: a stand-in for python3-guestfs, which lava-run imports at
+	# start and a tmpfs qemu job never uses: scripts/lib/lava-stub-guestfs.py)
+	lavarun=(env PYTHONPATH="$dir/stub:$dir/usr/lib/python3/dist-packages" /usr/bin/python3 "$dir/usr/bin/lava-run")
 fi
 
 # 2. What the board boots
@@ -121,6 +127,7 @@ constants:
     lava_test_results_dir: /lava-%s
     lava_test_shell_file: ~/.bashrc
   failure_retry: 3
+  boot_retry: 1
   spawn_maxread: 4092
 actions:
   deploy:
@@ -128,6 +135,11 @@ actions:
       serial:
     methods:
       tmpfs:
+      image:
+        parameters:
+          guest:
+            size: 512
+            interface: ide
   boot:
     connections:
       serial:
@@ -158,30 +170,32 @@ PATH=$run/bin:$PATH "${lavarun[@]}" --job-id 1 --output-dir "$run/output" \
 	--device "$run/device.yaml" "$job" >"$run/lava-run.log" 2>&1
 rc=$?
 secs=$(($(date +%s) - t0))
-# lava-run prints its log as YAML records ({dt, lvl, msg}); the results are
-# its "results" records
+# lava-run prints its log one record a line ({"dt", "lvl", "msg"}, YAML);
+# the results are its "results" records
 /usr/bin/python3 - "$run/lava-run.log" "$run/results.tsv" <<'EOF'
 import sys, yaml
 results, status = [], None
 with open(sys.argv[1]) as f:
     for line in f:
-        if not line.startswith("- {"):
+        if not line.startswith("{"):
             continue
         try:
-            rec = yaml.safe_load(line)[0]
+            rec = yaml.safe_load(line)
         except Exception:
             continue
         if rec.get("lvl") == "results" and isinstance(rec.get("msg"), dict):
             results.append(rec["msg"])
 with open(sys.argv[2], "w") as out:
     for r in results:
-        out.write("%s\t%s\t%s\n" % (r.get("result"), r.get("definition"), r.get("case")))
+        out.write("%s\t%s\t%s\n" % (r.get("result"), r.get("definition"),
+                                     (r.get("extra") or {}).get("test_case_id") or r.get("case")))
 EOF
 cat "$run/results.tsv"
 status=$(grep -ao "Job finished correctly\|JobError\|InfrastructureError\|TestError\|LAVABug\|Canceled" "$run/lava-run.log" | tail -n1)
 pass=$(grep -c '^pass' "$run/results.tsv") fail=$(grep -c '^fail' "$run/results.tsv")
 other=$(grep -vc '^pass\|^fail' "$run/results.tsv")
-printf 'lava-run: %s pass, %s fail, %s other in %s s; lava-run exit status %s; %s (log: %s)\n' \
-	"$pass" "$fail" "$other" "$secs" "$rc" "${status:-no final status}" \
-	"${keep:+$run/lava-run.log}${keep:-a temporary directory, --keep DIR keeps it}"
+where="$run/lava-run.log"
+[ -n "$keep" ] || where="removed; --keep DIR keeps it"
+printf 'lava-run: %s results: %s pass, %s fail, %s other, in %s s; lava-run exit status %s; %s (log: %s)\n' \
+	"$(wc -l <"$run/results.tsv")" "$pass" "$fail" "$other" "$secs" "$rc" "${status:-no final status}" "$where"
 [ "$rc" = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && [ "$status" = "Job finished correctly" ]
