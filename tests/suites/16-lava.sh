@@ -33,7 +33,7 @@ done
 njobs=$(find "$jobs" -name '*.yaml' 2>/dev/null | wc -l)
 t_check "each guest suite has its jobs ($njobs jobs for ${#want[@]} suites: ${want[*]}; none for: ${missing[*]:-nothing missing})" \
 	[ "${#missing[@]}" = 0 -a "$njobs" -ge "${#want[@]}" ]
-t_check "there is one job for the demo (35-codec, scripts/boot-goni.sh --demo)" \
+t_check "there is one job for the demo (35-codec, boot-goni.sh --demo)" \
 	test -f "$jobs/35-codec-goni-demo.yaml"
 
 # lava-common's schema
@@ -60,7 +60,7 @@ t_check "three jobs made invalid by hand (boot method, no device_type, a timeout
 	[ "$(grep -c '^not ok' "$T_TMP/bad.out")" = 3 ]
 
 # Each job's kernel arguments are those its suite boots with (jobs.tsv:
-# FILE SUITE BOARD ARGS, recorded by scripts/boot.sh from the suite's own
+# FILE SUITE BOARD ARGS, recorded by boot.sh (S5P_BOOT_RECORD) from the suite's own
 # boot), less s5p.out=BOARD_OUTPUT.
 n=0 diff=0
 while IFS=$'\t' read -r f suite board args; do
@@ -101,7 +101,8 @@ echo x | while read -r _; do ok "in a pipeline"; done
 check "a command" true
 exit $T_FAILED
 EOF
-(cd "$T_TMP/guest" && dash t.sh) | sed 's/$/\r/' >"$T_TMP/ktap.out"
+# (lines ending as the dispatcher reads them: \r\r\n, docs/lab.md)
+(cd "$T_TMP/guest" && dash t.sh) | sed 's/$/\r\r/' >"$T_TMP/ktap.out"
 sed 's/^/#   /' "$T_TMP/ktap.out" | tr -d '\r'
 t_check "the jobs' monitor reads the guest's KTAP: 4 results, 1 failed, then the end" \
 	/usr/bin/python3 -c '
