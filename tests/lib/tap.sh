@@ -76,7 +76,8 @@ t_relay() {
 	if [ "$1" = -s ]; then strip=$2; shift 2; fi
 	prefix=$1
 	while IFS= read -r line; do
-		line=${line%$'\r'}
+		# (a console's line ends may hold two: the guest's tty's and a pty's)
+		while [[ $line == *$'\r' ]]; do line=${line%$'\r'}; done
 		if [[ $line =~ ^(ok|not\ ok)(\ [0-9]+)?(\ -)?\ (.*)$ ]]; then
 			r=${BASH_REMATCH[1]} x=${BASH_REMATCH[4]}
 			printf '%s - %s%s\n' "$r" "$prefix" "${x#"$strip"}"
