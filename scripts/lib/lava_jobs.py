@@ -169,8 +169,6 @@ def job(rec, images, kargs):
         "context": {
             "arch": "arm",
             "machine": board,
-            "memory": 512,
-            "guestfs_interface": "virtio",
         },
         "metadata": {
             "s5p.suite": rec["suite"],
