@@ -65,8 +65,8 @@ trap 'rm -rf "$tmp"' EXIT
 for s in "${suites[@]}"; do
 	n=$(basename "$s" .sh)
 	# (the default kernel's boots; its logs and checks go nowhere)
-	S5P_BOOT_RECORD=$tmp/$n.rec S5P_FLAVOUR=default S5P_CHECK_LOG= S5P_KEEP_LOGS= \
-		S5P_TEST_LOGDIR=$tmp/$n.logs S5P_SHARED_BOOT= S5P_SUITE_DEADLINE= \
+	S5P_BOOT_RECORD=$tmp/$n.rec S5P_FLAVOUR=default S5P_CHECK_LOG='' S5P_KEEP_LOGS='' \
+		S5P_TEST_LOGDIR=$tmp/$n.logs S5P_SHARED_BOOT='' S5P_SUITE_DEADLINE='' \
 		timeout 60 "$s" </dev/null >"$tmp/$n.out" 2>&1
 	[ "$?" != 124 ] || s5p_die "$n did not end within 60 s while recording its boots"
 	[ -s "$tmp/$n.rec" ] || continue

@@ -31,7 +31,7 @@
 . "$S5P_TOP/scripts/lib/rootfs.sh"
 
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; }
-keep= jobname=43-dma-heap-goni-main
+keep='' jobname=43-dma-heap-goni-main
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--keep) [ $# -ge 2 ] || { usage >&2; exit 2; }; keep=$2; shift 2 ;;
