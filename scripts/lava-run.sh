@@ -23,9 +23,11 @@
 #   3. The job, written by scripts/lava-jobs.sh with file:// URLs to them.
 #   4. A device dictionary (LAVA's rendered "qemu" device) whose QEMU is
 #      the project's, for the board's machine.
-#   5. lava-run; then its results (results.yaml), one a line, and a summary:
-#      "lava-run: N pass, N fail, N other in S s; job status ...".
-# The exit status is 0 when the job completed and every result passed.
+#   5. lava-run; then its results (from its log), one a line, a summary
+#      ("lava-run: N results: N pass, N fail, N other, in S s; ...") and
+#      the guest's own count (KTAP "# Totals:") next to what LAVA parsed.
+# The exit status is 0 when the job completed, every result passed and
+# LAVA parsed as many results as the guest counted.
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/qemu.sh"
 . "$S5P_TOP/scripts/lib/rootfs.sh"
@@ -198,4 +200,14 @@ where="$run/lava-run.log"
 [ -n "$keep" ] || where="removed; --keep DIR keeps it"
 printf 'lava-run: %s results: %s pass, %s fail, %s other, in %s s; lava-run exit status %s; %s (log: %s)\n' \
 	"$(wc -l <"$run/results.tsv")" "$pass" "$fail" "$other" "$secs" "$rc" "${status:-no final status}" "$where"
-[ "$rc" = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && [ "$status" = "Job finished correctly" ]
+# The guest's own count (its "# Totals:" line on the console) against what
+# LAVA's monitor parsed (the results of the job's test suite, named after
+# the job)
+totals=$(grep -ao '"lvl": "target", "msg": "# Totals: pass:[0-9]* fail:[0-9]*' "$run/lava-run.log" | tail -n1 |
+	sed 's/.*pass:\([0-9]*\) fail:\([0-9]*\)/\1 \2/')
+read -r tp tf <<<"${totals:-- -}"
+mp=$(awk -F'\t' -v j="$jobname" '$2 == j && $1 == "pass"' "$run/results.tsv" | wc -l)
+mf=$(awk -F'\t' -v j="$jobname" '$2 == j && $1 == "fail"' "$run/results.tsv" | wc -l)
+printf 'the guest counted pass:%s fail:%s (its KTAP "# Totals:"); LAVA parsed %s pass, %s fail\n' "$tp" "$tf" "$mp" "$mf"
+[ "$rc" = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && [ "$status" = "Job finished correctly" ] &&
+	[ "$tp" = "$mp" ] && [ "$tf" = "$mf" ]
