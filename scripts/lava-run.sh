@@ -155,6 +155,10 @@ actions:
           - -no-reboot
           - -monitor none
           - -serial stdio
+# (typing the command: Aquila's console UART lost characters of a command
+# typed at full speed, Goni's did not: docs/lab.md)
+character_delays:
+  test: 10
 timeouts:
   actions:
     apply-overlay-image:
