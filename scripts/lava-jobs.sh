@@ -42,9 +42,18 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# Never inside itself: a suite that runs this script (16-lava), recording
+# its boots, would run it again, and so on (seen once: a chain of them
+# outlived every timeout, each level's "timeout" ending only its own child).
+[ -z "${S5P_LAVA_JOBS:-}" ] && [ -z "${S5P_BOOT_RECORD:-}" ] ||
+	s5p_die "scripts/lava-jobs.sh does not run inside itself or inside a recorded suite"
+export S5P_LAVA_JOBS=1
+
 suites=()
 for s in "$S5P_TOP"/tests/suites/*.sh; do
 	n=$(basename "$s" .sh)
+	# (a suite that runs this script has no boots of its own to record)
+	! grep -q 'lava-jobs\.sh' "$s" || continue
 	if [ ${#pats[@]} -gt 0 ]; then
 		m=0
 		for p in "${pats[@]}"; do [[ $n == *"$p"* ]] && m=1; done
@@ -52,8 +61,7 @@ for s in "$S5P_TOP"/tests/suites/*.sh; do
 	else
 		# a guest script, and none of the host folder or a module of the user's
 		grep -qE 't_guest_boot|/tests/[a-z-]+\.sh|scripts/(fuzz-guest|stress-cma)\.sh' "$s" || continue
-		# (and not a suite that runs this script: 16-lava)
-		! grep -qE 'kmod\.sh|lava-jobs\.sh' "$s" || continue
+		! grep -qE 'kmod\.sh' "$s" || continue
 	fi
 	suites+=("$s")
 done
@@ -67,7 +75,7 @@ for s in "${suites[@]}"; do
 	# (the default kernel's boots; its logs and checks go nowhere)
 	S5P_BOOT_RECORD=$tmp/$n.rec S5P_FLAVOUR=default S5P_CHECK_LOG='' S5P_KEEP_LOGS='' \
 		S5P_TEST_LOGDIR=$tmp/$n.logs S5P_SHARED_BOOT='' S5P_SUITE_DEADLINE='' \
-		timeout 60 "$s" </dev/null >"$tmp/$n.out" 2>&1
+		timeout -k 5 60 "$s" </dev/null >"$tmp/$n.out" 2>&1
 	[ "$?" != 124 ] || s5p_die "$n did not end within 60 s while recording its boots"
 	[ -s "$tmp/$n.rec" ] || continue
 	sed "s/^/$n /" "$tmp/$n.rec" >>"$tmp/records"
