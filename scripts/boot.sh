@@ -136,6 +136,34 @@ if [ -n "$share" ]; then
 	share=$(realpath "$share")
 fi
 
+# The kernel command line: the board's console, and with --cmd the UART
+# that carries the command's output (s5p.out=, read by /init).
+kargs="console=$console,115200n8 earlycon panic=-1"
+kargs_cmd="$kargs s5p.out=$outtty $append"
+kargs_shell="$kargs $append"
+
+# S5P_BOOT_RECORD=FILE: build and boot nothing; append what this boot would
+# be to FILE, one line of shell words (printf %q):
+#   boot BOARD FLAVOUR TIMEOUT KERNEL-ARGS COMMAND EXTRAS
+# (KERNEL-ARGS exactly as the boot would pass them: with --cmd, s5p.out=
+# included; TIMEOUT after the flavour's scale; EXTRAS what the boot needs
+# besides the board's kernel, device tree and initramfs: "demo", "dtb",
+# "share", "module", comma-separated, or "-") and exit 0.
+# scripts/lava-jobs.sh runs the guest suites this way to write their LAVA
+# jobs from the suites' own boots.
+if [ -n "${S5P_BOOT_RECORD:-}" ]; then
+	extras=
+	[ -z "$demo" ] || extras+=,demo
+	[ -z "$dtb" ] || extras+=,dtb
+	[ -z "$share" ] || [ -n "$demo" ] || extras+=,share
+	[ ${#modules[@]} = 0 ] || extras+=,module
+	extras=${extras#,}
+	if [ $have_cmd = 1 ]; then a=$kargs_cmd; else a=$kargs_shell; fi
+	printf 'boot %q %q %q %q %q %q\n' "$board" "$flavour" "$timeout" "$a" "${cmd:--}" "${extras:--}" \
+		>>"$S5P_BOOT_RECORD" || exit 1
+	exit 0
+fi
+
 # Install what is missing (first run on a fresh machine), then build what
 # is stale.  Each step is cached by the hash of its inputs.
 if ! "$S5P_TOP/scripts/setup.sh" --check >/dev/null 2>&1; then
@@ -165,7 +193,6 @@ trap 'exit 130' INT TERM
 # The kernel, copied while no other run can rewrite it, and only if it is
 # still the one whose modules are in the initramfs (s5p_kernel_read).
 s5p_kernel_read cp "$KIMAGE" "$run/zImage" || exit 1
-kargs="console=$console,115200n8 earlycon panic=-1"
 qemu_args=(-M "$board" -kernel "$run/zImage" -dtb "${dtb:-$DTB}" -display none -no-reboot)
 # --share: virtio-9p on one of the machine's virtio-mmio transports, mount
 # tag "host" (/init mounts it at /host); files are created as the user
@@ -210,7 +237,7 @@ fi
 
 if [ $have_cmd = 0 ]; then
 	s5p_log "booting $board (Ctrl-A X quits QEMU)${share:+; $share is /host}"
-	"$QEMU" "${qemu_args[@]}" -initrd "$initrd" -append "$kargs $append" \
+	"$QEMU" "${qemu_args[@]}" -initrd "$initrd" -append "$kargs_shell" \
 		-serial mon:stdio
 	exit
 fi
@@ -231,7 +258,7 @@ fi
 # The console (kernel log) goes to a file; the command's output has a UART
 # of its own, so kernel messages never mix into it.
 timeout -k 5 "$timeout" "$QEMU" "${qemu_args[@]}" -initrd "$run/initrd" \
-	-append "$kargs s5p.out=$outtty $append" -monitor none \
+	-append "$kargs_cmd" -monitor none \
 	-serial "file:$run/console.log" -serial "file:$run/out.log" \
 	</dev/null >"$run/qemu.log" 2>&1 &
 qpid=$!

@@ -34,6 +34,10 @@ HOST_PKGS=(
 	# ... and qemu-i386 to run that build where the host's kernel has no
 	# IA32 emulation (without qemu-user-binfmt: nothing is registered)
 	qemu-user
+	# the LAVA job schema that make check validates the generated jobs with
+	# (16-lava, docs/lab.md); the dispatcher itself is fetched on demand by
+	# scripts/lava-run.sh, not here
+	lava-common
 )
 
 check=0 update=0

@@ -1,13 +1,56 @@
 # Helpers for guest-side test scripts (busybox sh).  Source it:
 #   . /tests/lib.sh
-# Each check prints one TAP line: "ok - WHAT" or "not ok - WHAT", and a
-# "# ..." line with details on failure.  The host counts them.
+# The results are KTAP (the kernel's Documentation/dev-tools/ktap.rst):
+# "KTAP version 1" before the first result, then one result line a check,
+# "ok N - BOARD: WHAT" or "not ok N - BOARD: WHAT" (numbered from 1 in the
+# order printed), "# ..." diagnostic lines with details on failure, and at
+# the end, kselftest's way, "# Totals: pass:P fail:F xfail:0 xpass:0 skip:0
+# error:0".  No plan line: a script does not know its number of checks in
+# advance (the KTAP spec allows leaving it out).  The host (tests/lib/tap.sh,
+# t_relay) and a LAVA job's monitor (scripts/lava-jobs.sh) read the same
+# lines; the KUnit results the kernel prints on the console are the
+# kernel's own KTAP and are left as they are.
 
 board=$(hostname)
 T_FAILED=0
 
-ok() { echo "ok - $board: $*"; }
-not_ok() { echo "not ok - $board: $*"; T_FAILED=$((T_FAILED + 1)); }
+# The result count lives in a file, not a variable: a check in a pipeline
+# or a subshell still numbers on.  Exported, so a script's children that
+# source this file share it; only the script that created it prints the
+# totals (at its exit).
+if [ -z "${KTAP_COUNT:-}" ]; then
+	KTAP_COUNT=/tmp/ktap-count.$$
+	KTAP_OWNER=$$
+	export KTAP_COUNT
+	rm -f "$KTAP_COUNT"
+fi
+# ktap_result RESULT DESCRIPTION: print one numbered result line (and the
+# version line before the first).  KTAP descriptions cannot hold "#".
+ktap_result() {
+	# (no fork for the usual description: the debug kernel is slow)
+	case "$2" in *'#'*) set -- "$1" "$(printf '%s' "$2" | tr '#' '_')" ;; esac
+	if [ -f "$KTAP_COUNT" ]; then
+		read -r ktap_n ktap_p ktap_f <"$KTAP_COUNT"
+	else
+		echo "KTAP version 1"
+		ktap_n=0 ktap_p=0 ktap_f=0
+	fi
+	ktap_n=$((ktap_n + 1))
+	if [ "$1" = ok ]; then ktap_p=$((ktap_p + 1)); else ktap_f=$((ktap_f + 1)); fi
+	echo "$ktap_n $ktap_p $ktap_f" >"$KTAP_COUNT"
+	echo "$1 $ktap_n - $2"
+}
+ktap_totals() {
+	[ "${KTAP_OWNER:-}" = "$$" ] || return 0
+	ktap_n=0 ktap_p=0 ktap_f=0
+	[ ! -f "$KTAP_COUNT" ] || read -r ktap_n ktap_p ktap_f <"$KTAP_COUNT"
+	echo "# Totals: pass:$ktap_p fail:$ktap_f xfail:0 xpass:0 skip:0 error:0"
+	rm -f "$KTAP_COUNT"
+}
+trap ktap_totals EXIT
+
+ok() { ktap_result ok "$board: $*"; }
+not_ok() { ktap_result "not ok" "$board: $*"; T_FAILED=$((T_FAILED + 1)); }
 
 # check WHAT COMMAND...: ok when COMMAND succeeds.
 check() {

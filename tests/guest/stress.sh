@@ -24,13 +24,20 @@ echo "s5p-stress-guest: start seed $seed" >/dev/kmsg
 cma-stress -Z -s "$seed" -n "$ops" -p "$procs" -k "$kills" -c "$checks" -r "$regions" "$@" \
 	st/bf st/ff st/bm st/any >/tmp/stress.out 2>&1
 rc=$?
-# One TAP line per check cma-stress reports, the rest as comments
-sed -n 's/^cma-stress: \(check [0-9]* at .*\|end, .*\|alloc_ok grew .*\): ok$/ok - '"$board"': stress: \1/p
+# One KTAP result per check cma-stress reports, the rest as comments
+# (numbered by ok/not_ok, which count the failures: not in a pipeline)
+sed -n 's/^cma-stress: \(check [0-9]* at .*\|end, .*\|alloc_ok grew .*\): ok$/ok \1/p
 	t
-	s/^cma-stress: \(check [0-9]* at .*\|end, .*\|alloc_ok grew .*\): FAIL$/not ok - '"$board"': stress: \1 (seed '"$seed"')/p
+	s/^cma-stress: \(check [0-9]* at .*\|end, .*\|alloc_ok grew .*\): FAIL$/not_ok \1 (seed '"$seed"')/p
 	t
-	s/^/# /p' /tmp/stress.out
-T_FAILED=$((T_FAILED + $(grep -c '^cma-stress: .*: FAIL$' /tmp/stress.out)))
+	s/^/# /p' /tmp/stress.out >/tmp/stress.ktap
+while IFS= read -r line; do
+	case "$line" in
+	"ok "*) ok "stress: ${line#ok }" ;;
+	"not_ok "*) not_ok "stress: ${line#not_ok }" ;;
+	*) echo "$line" ;;
+	esac
+done </tmp/stress.ktap
 if [ $rc = 0 ] && grep -q '^cma-stress: done: ' /tmp/stress.out; then
 	ok "stress: cma-stress -s $seed -n $ops -p $procs -k $kills exits with status 0"
 else

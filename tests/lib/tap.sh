@@ -63,30 +63,28 @@ t_pass() { printf 'ok - %s\n' "$*"; }
 t_skip() { printf 'ok - %s # SKIP %s\n' "$1" "$2"; }
 t_fail() { printf 'not ok - %s\n' "$*"; T_FAILED=$((T_FAILED + 1)); }
 
-# t_relay [-s STRIP] PREFIX: relay the TAP lines on standard input (a guest
-# script's, a host checker's): "ok - X" / "not ok - X" as "ok - PREFIXX"
-# (STRIP taken off the front of X first, when there), "# " lines as they
-# are; everything else is dropped.  A relayed failure is the suite's
+# t_relay [-s STRIP] PREFIX: relay the results on standard input (a guest
+# script's KTAP, tests/guest/lib.sh: "ok N - X" / "not ok N - X"; a host
+# checker's TAP: "ok - X" / "not ok - X") as "ok - PREFIXX" (STRIP taken
+# off the front of X first, when there; a "# SKIP why" directive kept),
+# "# " lines as they are; everything else is dropped (KTAP's version line,
+# unknown lines, indented subtests).  A relayed failure is the suite's
 # (T_FAILED: its logs are kept).  Feed it by redirection, not a pipe, or
 # the count is lost in a subshell:  t_relay "main: " <"$T_OUT"
 t_relay() {
-	local strip= prefix line x
+	local strip= prefix line x r
 	if [ "$1" = -s ]; then strip=$2; shift 2; fi
 	prefix=$1
 	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case "$line" in
-		'ok - '*)
-			x=${line#ok - }
-			printf 'ok - %s%s\n' "$prefix" "${x#"$strip"}"
-			;;
-		'not ok - '*)
-			x=${line#not ok - }
-			printf 'not ok - %s%s\n' "$prefix" "${x#"$strip"}"
-			T_FAILED=$((T_FAILED + 1))
-			;;
-		'# '*) printf '%s\n' "$line" ;;
-		esac
+		# (a console's line ends may hold two: the guest's tty's and a pty's)
+		while [[ $line == *$'\r' ]]; do line=${line%$'\r'}; done
+		if [[ $line =~ ^(ok|not\ ok)(\ [0-9]+)?(\ -)?\ (.*)$ ]]; then
+			r=${BASH_REMATCH[1]} x=${BASH_REMATCH[4]}
+			printf '%s - %s%s\n' "$r" "$prefix" "${x#"$strip"}"
+			[ "$r" = ok ] || T_FAILED=$((T_FAILED + 1))
+		elif [[ $line == '# '* ]]; then
+			printf '%s\n' "$line"
+		fi
 	done
 }
 

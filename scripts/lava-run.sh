@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Run one of the LAVA jobs (scripts/lava-jobs.sh) here, with Debian's LAVA
+# dispatcher (lava-run) and a device dictionary for this machine
+# (docs/lab.md).
+#
+# usage: scripts/lava-run.sh [--keep DIR] [JOB]
+#
+#   JOB         the job's name, as scripts/lava-jobs.sh writes it (SUITE-
+#               BOARD-SCENARIO, e.g. 43-dma-heap-goni-main, the default)
+#   --keep DIR  keep the job, the device dictionary, the images and lava-run's
+#               output there (default: a temporary directory, removed)
+#
+# What it does:
+#   1. Debian's lava-dispatcher, on demand: its .deb (apt-get download, the
+#      version of Debian 12) is unpacked into $S5P_CACHE/lava/, and the few
+#      Python packages lava-run imports are installed with apt-get; Debian's
+#      lava-common (scripts/setup.sh installs it) gives the job schema.  Not
+#      "apt-get install lava-dispatcher": that pulls in 172 packages here
+#      (systemd, udev, qemu-system-x86, libguestfs, kernel headers, a newer
+#      perl) onto a shared build machine; S5P_LAVA_SYSTEM=1 does it anyway.
+#   2. The board's QEMU, kernel, device tree and initramfs, built as
+#      scripts/boot-BOARD.sh builds them, copied into the run's images/.
+#   3. The job, written by scripts/lava-jobs.sh with file:// URLs to them.
+#   4. A device dictionary (LAVA's rendered "qemu" device) whose QEMU is
+#      the project's, for the board's machine.
+#   5. lava-run; then its results (from its log), one a line, a summary
+#      ("lava-run: N results: N pass, N fail, N other, in S s; ...") and
+#      the guest's own count (KTAP "# Totals:") next to what LAVA parsed.
+# The exit status is 0 when the job completed, every result passed and
+# LAVA parsed as many results as the guest counted.
+. "$(dirname "$0")/lib/common.sh"
+. "$S5P_TOP/scripts/lib/qemu.sh"
+. "$S5P_TOP/scripts/lib/rootfs.sh"
+
+usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; }
+keep='' jobname=43-dma-heap-goni-main
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--keep) [ $# -ge 2 ] || { usage >&2; exit 2; }; keep=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	-*) printf 'error: unknown option %s (try --help)\n' "$1" >&2; exit 2 ;;
+	*) jobname=$1; shift ;;
+	esac
+done
+[[ $jobname =~ ^([0-9]+-[a-z0-9-]+)-(goni|aquila)-([a-z0-9-]+)$ ]] ||
+	s5p_die "'$jobname' is not a job name (SUITE-BOARD-SCENARIO, e.g. 43-dma-heap-goni-main)"
+suite=${BASH_REMATCH[1]} board=${BASH_REMATCH[2]}
+
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" || s5p_die "cannot create $keep"
+	run=$(realpath "$keep")
+else
+	run=$(mktemp -d)
+	trap 'rm -rf "$run"' EXIT
+fi
+
+# 1. lava-run
+lava=$S5P_CACHE/lava
+mkdir -p "$lava"
+pydeps=(python3-yaml python3-jinja2 python3-pexpect python3-requests python3-configobj
+	python3-setproctitle python3-magic python3-netifaces python3-pyudev python3-aiohttp
+	python3-tz python3-voluptuous lava-common)
+if [ "${S5P_LAVA_SYSTEM:-0}" = 1 ]; then
+	if ! command -v lava-run >/dev/null; then
+		s5p_log "installing Debian's lava-dispatcher (S5P_LAVA_SYSTEM=1)"
+		s5p_sudo apt-get install -y --no-install-recommends lava-dispatcher || s5p_die "apt-get install lava-dispatcher failed"
+	fi
+	lavarun=(lava-run)
+else
+	missing=()
+	for p in "${pydeps[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		s5p_log "installing what Debian's lava-run imports: ${missing[*]}"
+		s5p_sudo apt-get install -y --no-install-recommends "${missing[@]}" ||
+			s5p_die "apt-get install ${missing[*]} failed"
+	fi
+	ver=$(dpkg-query -W -f='${Version}' lava-common)
+	dir=$lava/lava-dispatcher-$ver
+	if [ ! -f "$dir/stamp" ]; then
+		# (lava-dispatcher-host: Python modules lava-run imports at start)
+		s5p_log "fetching Debian's lava-dispatcher and lava-dispatcher-host $ver (unpacked into $dir)"
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/deb" &&
+			(cd "$dir.tmp/deb" && apt-get download "lava-dispatcher=$ver" "lava-dispatcher-host=$ver") &&
+			dpkg-deb -x "$dir.tmp/deb"/lava-dispatcher_*.deb "$dir.tmp" &&
+			dpkg-deb -x "$dir.tmp/deb"/lava-dispatcher-host_*.deb "$dir.tmp" &&
+			mkdir -p "$dir.tmp/stub" && cp "$S5P_TOP/scripts/lib/lava-stub-guestfs.py" "$dir.tmp/stub/guestfs.py" &&
+			ls "$dir.tmp/deb" >"$dir.tmp/stamp" &&
+			rm -rf "$dir" && mv "$dir.tmp" "$dir" ||
+			s5p_die "cannot fetch or unpack lava-dispatcher $ver (it must match lava-common's version)"
+	fi
+	# (stub/: a stand-in for python3-guestfs, which lava-run imports at
+	# start and a tmpfs qemu job never uses: scripts/lib/lava-stub-guestfs.py)
+	lavarun=(env PYTHONPATH="$dir/stub:$dir/usr/lib/python3/dist-packages" /usr/bin/python3 "$dir/usr/bin/lava-run")
+fi
+
+# 2. What the board boots
+s5p_qemu_build
+s5p_kernel_build "$board" default
+s5p_dtb "$board"
+s5p_rootfs
+mkdir -p "$run/images/$board" "$run/bin"
+s5p_kernel_read cp "$KIMAGE" "$run/images/$board/zImage" || exit 1
+cp "$DTB" "$run/images/$board/$board.dtb" && cp "$ROOTFS" "$run/images/initramfs.cpio.gz" ||
+	s5p_die "cannot copy the images"
+# lava-run asks "qemu-system-arm --version" (the job's arch): this QEMU's
+ln -sf "$QEMU" "$run/bin/qemu-system-arm"
+
+# 3. The job
+"$S5P_TOP/scripts/lava-jobs.sh" --out "$run/jobs" --images "file://$run/images" "$suite" >/dev/null ||
+	s5p_die "scripts/lava-jobs.sh failed"
+job=$run/jobs/$jobname.yaml
+[ -f "$job" ] || s5p_die "no job $jobname (jobs of $suite: $(cd "$run/jobs" && ls -- *.yaml | tr '\n' ' '))"
+
+# 4. The device dictionary: LAVA's qemu device, rendered, with this QEMU
+cat >"$run/device.yaml" <<EOF
+# A LAVA device for this machine: the project's QEMU ($QEMU)
+# as a "qemu" device (docs/lab.md); what lava-server renders from a device
+# dictionary that extends qemu.jinja2.
+device_type: qemu
+available_architectures: [arm]
+constants:
+  kernel-start-message: 'Linux version [0-9]'
+  shutdown-message: 'The system is going down for reboot NOW'
+  default-shell-prompt: 'lava-test: # '
+  posix:
+    lava_test_sh_cmd: /bin/sh
+    lava_test_results_dir: /lava-%s
+    lava_test_shell_file: ~/.bashrc
+  failure_retry: 3
+  boot_retry: 1
+  spawn_maxread: 4092
+actions:
+  deploy:
+    connections:
+      serial:
+    methods:
+      tmpfs:
+      image:
+        parameters:
+          guest:
+            size: 512
+            interface: ide
+  boot:
+    connections:
+      serial:
+    methods:
+      qemu:
+        parameters:
+          command: $QEMU
+          options:
+          - -M $board
+          - -display none
+          - -no-reboot
+          - -monitor none
+          - -serial stdio
+# (typing the command: Aquila's console UART lost characters of a command
+# typed at full speed, Goni's did not: docs/lab.md)
+character_delays:
+  test: 10
+timeouts:
+  actions:
+    apply-overlay-image:
+      minutes: 2
+  connections:
+    lava-test-shell:
+      seconds: 10
+EOF
+
+# 5. lava-run
+mkdir -p "$run/output"
+s5p_log "lava-run: job $jobname ($job), device $run/device.yaml"
+t0=$(date +%s)
+PATH=$run/bin:$PATH "${lavarun[@]}" --job-id 1 --output-dir "$run/output" \
+	--device "$run/device.yaml" "$job" >"$run/lava-run.log" 2>&1
+rc=$?
+secs=$(($(date +%s) - t0))
+# lava-run prints its log one record a line ({"dt", "lvl", "msg"}, YAML);
+# the results are its "results" records
+/usr/bin/python3 - "$run/lava-run.log" "$run/results.tsv" <<'EOF'
+import sys, yaml
+results, status = [], None
+with open(sys.argv[1]) as f:
+    for line in f:
+        if not line.startswith("{"):
+            continue
+        try:
+            rec = yaml.safe_load(line)
+        except Exception:
+            continue
+        if rec.get("lvl") == "results" and isinstance(rec.get("msg"), dict):
+            results.append(rec["msg"])
+with open(sys.argv[2], "w") as out:
+    for r in results:
+        out.write("%s\t%s\t%s\n" % (r.get("result"), r.get("definition"),
+                                     (r.get("extra") or {}).get("test_case_id") or r.get("case")))
+EOF
+cat "$run/results.tsv"
+status=$(grep -ao "Job finished correctly\|JobError\|InfrastructureError\|TestError\|LAVABug\|Canceled" "$run/lava-run.log" | tail -n1)
+pass=$(grep -c '^pass' "$run/results.tsv") fail=$(grep -c '^fail' "$run/results.tsv")
+other=$(grep -vc '^pass\|^fail' "$run/results.tsv")
+where="$run/lava-run.log"
+[ -n "$keep" ] || where="removed; --keep DIR keeps it"
+printf 'lava-run: %s results: %s pass, %s fail, %s other, in %s s; lava-run exit status %s; %s (log: %s)\n' \
+	"$(wc -l <"$run/results.tsv")" "$pass" "$fail" "$other" "$secs" "$rc" "${status:-no final status}" "$where"
+# The guest's own count (its "# Totals:" line on the console) against what
+# LAVA's monitor parsed (the results of the job's test suite, named after
+# the job)
+totals=$(grep -ao '"lvl": "target", "msg": "# Totals: pass:[0-9]* fail:[0-9]*' "$run/lava-run.log" | tail -n1 |
+	sed 's/.*pass:\([0-9]*\) fail:\([0-9]*\)/\1 \2/')
+read -r tp tf <<<"${totals:-- -}"
+mp=$(awk -F'\t' -v j="$jobname" '$2 == j && $1 == "pass"' "$run/results.tsv" | wc -l)
+mf=$(awk -F'\t' -v j="$jobname" '$2 == j && $1 == "fail"' "$run/results.tsv" | wc -l)
+printf 'the guest counted pass:%s fail:%s (its KTAP "# Totals:"); LAVA parsed %s pass, %s fail\n' "$tp" "$tf" "$mp" "$mf"
+[ "$rc" = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && [ "$status" = "Job finished correctly" ] &&
+	[ "$tp" = "$mp" ] && [ "$tf" = "$mf" ]

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# s5p-timeout: 300
+# The guest suites as LAVA jobs (scripts/lava-jobs.sh, docs/lab.md), checked
+# here without a LAVA server and without booting: every generated job passes
+# the job schema of Debian's lava-common (lava_common.schemas.validate,
+# strict), and a job made invalid by hand does not; each job boots the kernel
+# command line its suite boots with (less s5p.out=, the --cmd output UART);
+# its timeouts are the suite's; and the monitor the jobs read results with
+# reads tests/guest/lib.sh's KTAP the way t_relay does.  Host only, a few
+# seconds (each guest suite runs about a second to record its boots).
+. "$(dirname "$0")/../lib/tap.sh"
+t_plan 9
+
+jobs=$T_TMP/jobs
+py=$S5P_TOP/scripts/lib/lava_jobs.py
+t_check "scripts/lava-jobs.sh writes the jobs" \
+	"$S5P_TOP/scripts/lava-jobs.sh" --out "$jobs" --images https://lab.example.org/s5pv210-cma/default
+
+# Every suite that runs a guest script without --share or --module has jobs
+# (the ones lava-jobs.sh picks by itself), one a boot of its guest script.
+want=() missing=()
+for s in "$S5P_TOP"/tests/suites/*.sh; do
+	# (the same choice as lava-jobs.sh's; t_guest_[b]oot: this file is no
+	# guest suite, for tests/run.sh and lava-jobs.sh alike)
+	grep -qE 't_guest_[b]oot|/tests/[a-z-]+\.sh|scripts/(fuzz-guest|stress-cma)\.sh' "$s" || continue
+	grep -qE 'kmod\.sh|lava-jobs\.sh' "$s" && continue
+	n=$(basename "$s" .sh)
+	# (38-gstreamer's boots all share a host folder: no job)
+	grep -q -- '--share' "$s" && continue
+	want+=("$n")
+	compgen -G "$jobs/$n-*.yaml" >/dev/null || missing+=("$n")
+done
+njobs=$(find "$jobs" -name '*.yaml' 2>/dev/null | wc -l)
+t_check "each guest suite has its jobs ($njobs jobs for ${#want[@]} suites: ${want[*]}; none for: ${missing[*]:-nothing missing})" \
+	[ "${#missing[@]}" = 0 -a "$njobs" -ge "${#want[@]}" ]
+t_check "there is one job for the demo (35-codec, boot-goni.sh --demo)" \
+	test -f "$jobs/35-codec-goni-demo.yaml"
+
+# lava-common's schema
+if [ ! -f /usr/lib/python3/dist-packages/lava_common/schemas/__init__.py ]; then
+	t_fail "Debian's lava-common is installed (scripts/setup.sh installs it)"
+else
+	/usr/bin/python3 "$py" validate "$jobs"/*.yaml >"$T_TMP/valid.out" 2>&1
+	bad=$(grep -c '^not ok' "$T_TMP/valid.out")
+	good=$(grep -c '^ok' "$T_TMP/valid.out")
+	t_check "every job is valid for lava-common's job schema ($good valid, $bad not)" \
+		[ "$bad" = 0 -a "$good" = "$njobs" ]
+	grep '^not ok' "$T_TMP/valid.out" | head -n 5 | sed 's/^/#   /'
+fi
+
+# A job made invalid by hand, three ways, is refused: the check can fail.
+src=$jobs/30-camera-goni-main.yaml
+mkdir -p "$T_TMP/bad"
+sed 's/method: qemu/method: qemu-system/' "$src" >"$T_TMP/bad/method.yaml"
+sed '/^device_type:/d' "$src" >"$T_TMP/bad/no-device-type.yaml"
+sed 's/^      minutes: 15$/      minutes: fifteen/' "$src" >"$T_TMP/bad/timeout.yaml"
+/usr/bin/python3 "$py" validate "$T_TMP"/bad/*.yaml >"$T_TMP/bad.out" 2>&1
+sed 's/^/#   /' "$T_TMP/bad.out"
+t_check "three jobs made invalid by hand (boot method, no device_type, a timeout in words) are refused" \
+	[ "$(grep -c '^not ok' "$T_TMP/bad.out")" = 3 ]
+
+# Each job's kernel arguments are those its suite boots with (jobs.tsv:
+# FILE SUITE BOARD ARGS, recorded by boot.sh (S5P_BOOT_RECORD) from the suite's own
+# boot), less s5p.out=BOARD_OUTPUT.
+n=0 diff=0
+while IFS=$'\t' read -r f suite board args; do
+	n=$((n + 1))
+	# shellcheck disable=SC1090 # (boards/*/board.conf, by name)
+	out=$(. "$S5P_TOP/boards/$board/board.conf" && echo "$BOARD_OUTPUT")
+	# (the words of the command line, unglobbed: cma_map= holds '*')
+	# shellcheck disable=SC2086
+	expect=$(set -f; printf '%s\n' $args | grep -vx "s5p.out=$out" | tr '\n' ' ')
+	got=$(/usr/bin/python3 "$py" kargs "$f")
+	if [ "${expect% }" != "$got" ]; then
+		diff=$((diff + 1))
+		printf '#   %s: the job boots "%s", %s boots "%s"\n' "$(basename "$f")" "$got" "$suite" "${expect% }"
+	fi
+done <"$jobs/jobs.tsv"
+t_check "each job's kernel arguments equal its suite's ($n jobs, $diff differ)" [ "$diff" = 0 -a "$n" = "$njobs" ]
+
+# The monitor's timeout is the suite's (boot.sh --timeout, in minutes)
+t_check "a job's timeouts come from its suite (30-camera: 900 s, 45-cma-stats: 300 s)" \
+	/usr/bin/python3 -c '
+import sys, yaml
+for f, s in ((sys.argv[1], 900), (sys.argv[2], 300)):
+    j = yaml.safe_load(open(f))
+    mon = [a["test"] for a in j["actions"] if "test" in a and "monitors" in a["test"]][0]
+    boot = [a["boot"] for a in j["actions"] if "boot" in a][0]
+    assert mon["timeout"] == {"minutes": s // 60} == boot["timeout"], (f, mon["timeout"], boot["timeout"])
+    assert j["metadata"]["s5p.timeout-s"] == str(s)
+' "$jobs/30-camera-goni-main.yaml" "$jobs/45-cma-stats-goni-main.yaml"
+
+# The guest's KTAP (tests/guest/lib.sh, run here by dash like busybox sh),
+# read by the jobs' monitor pattern (as pexpect does: Python's re on the
+# console's CRLF lines) and by t_relay: the same results.
+mkdir -p "$T_TMP/guest"
+sed "s,^board=.*,board=goni," "$S5P_TOP/tests/guest/lib.sh" >"$T_TMP/guest/lib.sh"
+cat >"$T_TMP/guest/t.sh" <<'EOF'
+. ./lib.sh
+ok "first # with a hash"
+not_ok "second"
+echo "[    1.234] a kernel line: ok 7 cma_kunit_case" 
+echo x | while read -r _; do ok "in a pipeline"; done
+check "a command" true
+exit $T_FAILED
+EOF
+# (lines ending as the dispatcher reads them: \r\r\n, docs/lab.md)
+(cd "$T_TMP/guest" && dash t.sh) | sed 's/$/\r\r/' >"$T_TMP/ktap.out"
+sed 's/^/#   /' "$T_TMP/ktap.out" | tr -d '\r'
+t_check "the jobs' monitor reads the guest's KTAP: 4 results, 1 failed, then the end" \
+	/usr/bin/python3 -c '
+import re, sys, yaml
+j = yaml.safe_load(open(sys.argv[1]))
+m = [a["test"]["monitors"][0] for a in j["actions"] if "test" in a and "monitors" in a["test"]][0]
+text = open(sys.argv[2], newline="").read()
+start = text.index(m["start"])
+end = re.search(m["end"], text[start:])
+assert end, "no end"
+body = text[start:start + end.start()]
+res = [(m["fixupdict"][x.group("result")], x.group("test_case_id")) for x in re.finditer(m["pattern"], body)]
+print(res)
+assert res == [("pass", "goni: first _ with a hash"), ("fail", "goni: second"),
+               ("pass", "goni: in a pipeline"), ("pass", "goni: a command")], res
+' "$jobs/30-camera-goni-main.yaml" "$T_TMP/ktap.out"
+t_relay "relay: " <"$T_TMP/ktap.out" >"$T_TMP/relayed" 2>&1
+T_FAILED=$((T_FAILED - 1))	# (the one planted failure, relayed into a file, not this suite's)
+t_check "t_relay reads the same KTAP: 3 ok, 1 not ok" \
+	[ "$(grep -c '^ok - relay: goni: ' "$T_TMP/relayed")" = 3 -a "$(grep -c '^not ok - relay: goni: second$' "$T_TMP/relayed")" = 1 ]
+t_done
