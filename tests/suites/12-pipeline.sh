@@ -398,7 +398,11 @@ t_check "a run copying the kernel's modules while another rebuilds them for anot
 	bash -c "[ $rc = 1 ] && [ ! -e '$fk/copy' ] && grep -q 'waiting for another run writing $fk' '$T_TMP/read-fake.log' &&
 		grep -q '^error: another run rebuilt the kernel in $fk' '$T_TMP/read-fake.log'"
 s5p_kernel_build goni >/dev/null 2>&1 # (up to date: sets KBUILD)
-flock "$KBUILD/.s5p-outputs.lock" sleep 4 &
+# The holder keeps the lock until the boot says it waits (at most 120 s):
+# a fixed few seconds were over before a boot on a loaded host got there.
+: >"$T_TMP/read-wait.log"
+flock "$KBUILD/.s5p-outputs.lock" timeout 120 bash -c \
+	"until grep -q 'waiting for another run writing' '$T_TMP/read-wait.log'; do sleep 0.2; done" &
 holder=$!
 sleep 0.5
 "$S5P_TOP/scripts/boot-goni.sh" --cmd 'echo read-ok' >"$T_TMP/read-wait.log" 2>&1
