@@ -6,8 +6,8 @@
 # the share (--share, /host): for every size in SIZES and each format both
 # devices offer (YUY2, NV12): camera to raw files; camera to v4l2jpegenc
 # to JPEG files (MMAP); the same zero copy (io-mode=dmabuf,
-# output-io-mode=dmabuf-import; NV12 on the single-planar camera; not at
-# the largest size, see gst.sh); videotestsrc to the codec; and once
+# output-io-mode=dmabuf-import; NV12 is NV12M, two DMABUFs a frame, on
+# both devices; not at the largest size, see gst.sh); videotestsrc to the codec; and once
 # camera ! v4l2jpegenc ! jpegparse ! jpegdec ! videoconvert.  Every file
 # is checked on the host (tests/lib/gst_check.py): count, layout, exact
 # pixels (raw), djpeg decode and luma PSNR >= 30 dB against the camera's
