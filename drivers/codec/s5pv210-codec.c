@@ -58,6 +58,8 @@
 #include <media/videobuf2-dma-contig.h>
 #include <media/videobuf2-v4l2.h>
 
+#include "s5pv210-v4l2-fmt.h"
+
 #define CODEC_NAME		"s5pv210-codec"
 
 static unsigned int multiplanar = 2;
@@ -362,40 +364,6 @@ static void codec_adjust_coded(struct codec_ctx *ctx,
 	pix->flags = 0;
 }
 
-/* The single-planar API's format, from and to the multi-planar form */
-static void codec_pix_from_mp(struct v4l2_pix_format *pix,
-			      const struct v4l2_pix_format_mplane *mp)
-{
-	memset(pix, 0, sizeof(*pix));
-	pix->width = mp->width;
-	pix->height = mp->height;
-	pix->pixelformat = mp->pixelformat;
-	pix->field = mp->field;
-	pix->bytesperline = mp->plane_fmt[0].bytesperline;
-	pix->sizeimage = mp->plane_fmt[0].sizeimage;
-	pix->colorspace = mp->colorspace;
-	pix->ycbcr_enc = mp->ycbcr_enc;
-	pix->quantization = mp->quantization;
-	pix->xfer_func = mp->xfer_func;
-}
-
-static void codec_pix_to_mp(struct v4l2_pix_format_mplane *mp,
-			    const struct v4l2_pix_format *pix)
-{
-	memset(mp, 0, sizeof(*mp));
-	mp->width = pix->width;
-	mp->height = pix->height;
-	mp->pixelformat = pix->pixelformat;
-	mp->field = pix->field;
-	mp->num_planes = 1;
-	mp->plane_fmt[0].bytesperline = pix->bytesperline;
-	mp->plane_fmt[0].sizeimage = pix->sizeimage;
-	mp->colorspace = pix->colorspace;
-	mp->ycbcr_enc = pix->ycbcr_enc;
-	mp->quantization = pix->quantization;
-	mp->xfer_func = pix->xfer_func;
-}
-
 static int codec_querycap(struct file *file, void *priv,
 			  struct v4l2_capability *cap)
 {
@@ -582,7 +550,7 @@ static int codec_g_fmt_out(struct file *file, void *priv, struct v4l2_format *f)
 
 	if (ctx->dev->mplane)
 		return -ENOTTY;
-	codec_pix_from_mp(&f->fmt.pix, &ctx->raw);
+	s5p_pix_from_mp(&f->fmt.pix, &ctx->raw);
 	return 0;
 }
 
@@ -592,7 +560,7 @@ static int codec_g_fmt_cap(struct file *file, void *priv, struct v4l2_format *f)
 
 	if (ctx->dev->mplane)
 		return -ENOTTY;
-	codec_pix_from_mp(&f->fmt.pix, &ctx->coded);
+	s5p_pix_from_mp(&f->fmt.pix, &ctx->coded);
 	return 0;
 }
 
@@ -603,9 +571,9 @@ static int codec_try_fmt_out(struct file *file, void *priv,
 
 	if (file_to_ctx(file)->dev->mplane)
 		return -ENOTTY;
-	codec_pix_to_mp(&mp, &f->fmt.pix);
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	codec_adjust_raw(&mp, false);
-	codec_pix_from_mp(&f->fmt.pix, &mp);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
 	return 0;
 }
 
@@ -617,9 +585,9 @@ static int codec_try_fmt_cap(struct file *file, void *priv,
 
 	if (ctx->dev->mplane)
 		return -ENOTTY;
-	codec_pix_to_mp(&mp, &f->fmt.pix);
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	codec_adjust_coded(ctx, &mp);
-	codec_pix_from_mp(&f->fmt.pix, &mp);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
 	return 0;
 }
 
@@ -631,9 +599,9 @@ static int codec_s_fmt_out(struct file *file, void *priv,
 
 	if (ctx->dev->mplane)
 		return -ENOTTY;
-	codec_pix_to_mp(&mp, &f->fmt.pix);
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	codec_adjust_raw(&mp, false);
-	codec_pix_from_mp(&f->fmt.pix, &mp);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
 	return codec_set_raw(ctx, f->type, &mp);
 }
 
@@ -646,9 +614,9 @@ static int codec_s_fmt_cap(struct file *file, void *priv,
 
 	if (ctx->dev->mplane)
 		return -ENOTTY;
-	codec_pix_to_mp(&mp, &f->fmt.pix);
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	ret = codec_set_coded(ctx, f->type, &mp);
-	codec_pix_from_mp(&f->fmt.pix, &mp);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
 	return ret;
 }
 
