@@ -130,10 +130,10 @@ main)
 	done
 	check_eq "heap: ... region cam counted the 3 failures (too big, full, one page more)" \
 		$((f0 + 3)) "$(cma_stat cam alloc_fail)"
-	cma-heap alloc cam 16M >/tmp/a1 2>&1
+	cma-heap alloc cam 32M >/tmp/a1 2>&1
 	rc=$?
-	check "heap: cma-heap alloc cam 16M fails (status 1) and says why" \
-		sh -c "[ $rc = 1 ] && grep -q 'alloc 16777216 bytes from cam: Cannot allocate memory (ENOMEM): the region has no free block that large' /tmp/a1"
+	check "heap: cma-heap alloc cam 32M (more than the region) fails (status 1) and says why" \
+		sh -c "[ $rc = 1 ] && grep -q 'alloc 33554432 bytes from cam: Cannot allocate memory (ENOMEM): the region has no free block that large' /tmp/a1"
 	cma-heap alloc nosuch 1M >/tmp/a2 2>&1
 	rc=$?
 	check "heap: cma-heap alloc from a heap that does not exist: status 1, ENOENT" \
