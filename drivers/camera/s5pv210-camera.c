@@ -41,6 +41,8 @@
 #include <media/videobuf2-dma-contig.h>
 #include <media/videobuf2-v4l2.h>
 
+#include "s5pv210-v4l2-fmt.h"
+
 #define CAM_NAME		"s5pv210-camera"
 
 static unsigned int multiplanar = 2;
@@ -610,34 +612,15 @@ static int cam_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
  * The single-planar API (multiplanar=1): the same formats with one buffer,
  * kept in the multi-planar form the rest of the driver uses.
  */
-static void cam_pix_from_mp(struct v4l2_pix_format *pix,
-			    const struct v4l2_pix_format_mplane *mp)
-{
-	memset(pix, 0, sizeof(*pix));
-	pix->width = mp->width;
-	pix->height = mp->height;
-	pix->pixelformat = mp->pixelformat;
-	pix->field = mp->field;
-	pix->bytesperline = mp->plane_fmt[0].bytesperline;
-	pix->sizeimage = mp->plane_fmt[0].sizeimage;
-	pix->colorspace = mp->colorspace;
-	pix->ycbcr_enc = mp->ycbcr_enc;
-	pix->quantization = mp->quantization;
-	pix->xfer_func = mp->xfer_func;
-}
-
 static const struct cam_format *
 cam_try_format_sp(struct v4l2_pix_format *pix,
 		  struct v4l2_pix_format_mplane *mp)
 {
 	const struct cam_format *cfmt;
 
-	memset(mp, 0, sizeof(*mp));
-	mp->width = pix->width;
-	mp->height = pix->height;
-	mp->pixelformat = pix->pixelformat;
+	s5p_pix_to_mp(mp, pix);
 	cfmt = cam_try_format(mp, false);
-	cam_pix_from_mp(pix, mp);
+	s5p_pix_from_mp(pix, mp);
 	return cfmt;
 }
 
@@ -647,7 +630,7 @@ static int cam_g_fmt_sp(struct file *file, void *priv, struct v4l2_format *f)
 
 	if (cam->mplane)
 		return -ENOTTY;
-	cam_pix_from_mp(&f->fmt.pix, &cam->fmt);
+	s5p_pix_from_mp(&f->fmt.pix, &cam->fmt);
 	return 0;
 }
 

@@ -4,10 +4,18 @@
  * hw/misc/s5pv210_codec.c): a Motion-JPEG encoder with two memory ports.
  *
  * Stateful encoder API (Documentation/userspace-api/media/v4l/
- * dev-encoder.rst): raw pictures (NV12, NV21, YUYV, UYVY) are queued on the
- * OUTPUT queue, one baseline JPEG frame per picture comes back on the
- * CAPTURE queue; V4L2_CID_JPEG_COMPRESSION_QUALITY sets the quality and
+ * dev-encoder.rst): raw pictures are queued on the OUTPUT queue, one
+ * baseline JPEG frame per picture comes back on the CAPTURE queue;
+ * V4L2_CID_JPEG_COMPRESSION_QUALITY sets the quality and
  * V4L2_ENC_CMD_STOP drains.
+ *
+ * The multi-planar API (the default; multiplanar=2): OUTPUT YUYV, UYVY,
+ * NV12, NV21 in one buffer, NV12M and NV21M in two (luma, chroma: what
+ * the multi-planar camera exports as two DMABUFs), the device reading
+ * each plane where it is (SRC_Y_OFFSET, SRC_C_OFFSET).  With
+ * multiplanar=1 the single-planar API instead (as vicodec's parameter and
+ * the camera driver's), for applications that know no other: the same
+ * formats without NV12M and NV21M.
  *
  * Memory: the device has no scatter/gather and no IOMMU and reaches memory
  * through two ports, each a 128 MiB window from a 128 KiB aligned base.
@@ -19,8 +27,12 @@
  * "f1700000.video-codec:b", kind "b", so cma_map=
  * ("f1700000.video-codec/a=...") decides where each goes.  The port bases
  * are placed at probe time to cover the regions cma_info() reports for
- * each kind.  Imported DMABUFs must be contiguous, 8 KiB aligned and
- * inside their port window.
+ * each kind.  Imported DMABUFs must be contiguous and inside their port
+ * window (luma, packed and bitstream planes 8 KiB aligned, a chroma plane
+ * of its own 16 bytes), and a picture's planes must not be in the
+ * bitstream's memory bank (the device tree's memory nodes, kind "b"'s
+ * regions): QBUF refuses any other with EINVAL and a log line naming
+ * the plane and its address, before the device would fail the job.
  *
  * Copyright (C) 2026 S5PV210 CMA project
  */
@@ -31,6 +43,7 @@
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -45,7 +58,14 @@
 #include <media/videobuf2-dma-contig.h>
 #include <media/videobuf2-v4l2.h>
 
+#include "s5pv210-v4l2-fmt.h"
+
 #define CODEC_NAME		"s5pv210-codec"
+
+static unsigned int multiplanar = 2;
+module_param(multiplanar, uint, 0444);
+MODULE_PARM_DESC(multiplanar,
+		 "1: single-planar API (OUTPUT YUYV, UYVY, NV12, NV21), 2: multi-planar API (those and NV12M, NV21M; default)");
 
 /* Registers (hw/misc/s5pv210_codec.c) */
 #define CODEC_ID		0x00
@@ -111,6 +131,7 @@ static const char *const codec_error_name[] = {
 #define PORT_WINDOW		SZ_128M
 #define PORT_BASE_ALIGN		SZ_128K
 #define BUF_ALIGN		SZ_8K
+#define CHROMA_ALIGN		16	/* SRC_C_OFFSET */
 #define STRIDE_ALIGN		16
 
 #define MIN_SIZE		16
@@ -130,16 +151,29 @@ static const char *const codec_error_name[] = {
 struct codec_fmt {
 	u32 fourcc;
 	u32 hw;
-	u8 bpp_num;		/* bytes per pixel of the whole picture, x2 */
-	bool planar;
+	bool planar;		/* a luma and a chroma plane (4:2:0) */
+	u8 buffers;		/* memory buffers, V4L2's planes */
 };
 
-/* The first is the default: YUYV, what the camera captures by default. */
+/*
+ * The first is the default: YUYV, what the camera captures by default.
+ * NV12M and NV21M, the two planes in two buffers (SRC_Y_OFFSET and
+ * SRC_C_OFFSET each point into one), only with the multi-planar API.
+ */
 static const struct codec_fmt codec_raw_formats[] = {
-	{ V4L2_PIX_FMT_YUYV, CODEC_FMT_YUYV, 4, false },
-	{ V4L2_PIX_FMT_UYVY, CODEC_FMT_UYVY, 4, false },
-	{ V4L2_PIX_FMT_NV12, CODEC_FMT_NV12, 3, true },
-	{ V4L2_PIX_FMT_NV21, CODEC_FMT_NV21, 3, true },
+	{ V4L2_PIX_FMT_YUYV, CODEC_FMT_YUYV, false, 1 },
+	{ V4L2_PIX_FMT_UYVY, CODEC_FMT_UYVY, false, 1 },
+	{ V4L2_PIX_FMT_NV12, CODEC_FMT_NV12, true, 1 },
+	{ V4L2_PIX_FMT_NV21, CODEC_FMT_NV21, true, 1 },
+	{ V4L2_PIX_FMT_NV12M, CODEC_FMT_NV12, true, 2 },
+	{ V4L2_PIX_FMT_NV21M, CODEC_FMT_NV21, true, 2 },
+};
+
+/* Memory banks (the device tree's memory nodes): up to this many */
+#define MAX_BANKS		8
+
+struct codec_bank {
+	unsigned long start, last;
 };
 
 struct codec_dev {
@@ -150,10 +184,14 @@ struct codec_dev {
 	struct device *dev;
 	void __iomem *regs;
 	int irq;
+	bool mplane;			/* the multi-planar API (multiplanar=2) */
 
 	struct device *port[2];
 	unsigned long port_base[2];
 	unsigned long kind_lo[2], kind_hi[2];	/* cma_info() bounds, or 0 */
+	struct codec_bank bank[MAX_BANKS];
+	unsigned int nr_banks;
+	u32 bitstream_banks;		/* banks kind "b" is in, one bit each */
 
 	struct mutex mutex;		/* serialises ioctls */
 	spinlock_t lock;		/* protects curr and removed */
@@ -164,13 +202,18 @@ struct codec_dev {
 	struct work_struct abort_work;
 };
 
+/*
+ * Formats are kept in the multi-planar form whichever API the device
+ * offers (as the camera driver does): the single-planar API's have one
+ * plane.
+ */
 struct codec_ctx {
 	struct v4l2_fh fh;
 	struct codec_dev *dev;
 	struct v4l2_ctrl_handler hdl;
 	const struct codec_fmt *fmt;
-	struct v4l2_pix_format raw;	/* OUTPUT */
-	struct v4l2_pix_format coded;	/* CAPTURE */
+	struct v4l2_pix_format_mplane raw;	/* OUTPUT */
+	struct v4l2_pix_format_mplane coded;	/* CAPTURE */
 	bool coded_size_set;	/* CAPTURE's sizeimage chosen by S_FMT */
 	u32 quality;
 	u32 out_seq, cap_seq;
@@ -196,12 +239,14 @@ static void codec_write(struct codec_dev *dev, u32 reg, u32 val)
 	writel(val, dev->regs + reg);
 }
 
-static const struct codec_fmt *codec_find_fmt(u32 fourcc)
+/* The format @fourcc, if the API in use (@mplane or not) offers it */
+static const struct codec_fmt *codec_find_fmt(u32 fourcc, bool mplane)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(codec_raw_formats); i++)
-		if (codec_raw_formats[i].fourcc == fourcc)
+		if (codec_raw_formats[i].fourcc == fourcc &&
+		    (mplane || codec_raw_formats[i].buffers == 1))
 			return &codec_raw_formats[i];
 	return NULL;
 }
@@ -214,25 +259,36 @@ static u32 codec_coded_size(u32 width, u32 height)
 
 /* ---- formats ---- */
 
-static void codec_adjust_raw(struct v4l2_pix_format *pix)
+static void codec_adjust_raw(struct v4l2_pix_format_mplane *pix, bool mplane)
 {
-	const struct codec_fmt *fmt = codec_find_fmt(pix->pixelformat);
-	u32 min_bpl, max_bpl;
+	const struct codec_fmt *fmt = codec_find_fmt(pix->pixelformat, mplane);
+	u32 min_bpl, max_bpl, bpl;
 
-	if (!fmt) {
+	if (!fmt)
 		fmt = &codec_raw_formats[0];
-		pix->pixelformat = fmt->fourcc;
-	}
+	pix->pixelformat = fmt->fourcc;
 	v4l_bound_align_image(&pix->width, MIN_SIZE, MAX_SIZE, 1,
 			      &pix->height, MIN_SIZE, MAX_SIZE, 1, 0);
 	min_bpl = ALIGN(fmt->planar ? pix->width : pix->width * 2,
 			STRIDE_ALIGN);
 	max_bpl = ALIGN(MAX_SIZE * 2, STRIDE_ALIGN);
-	pix->bytesperline = clamp(ALIGN(pix->bytesperline, STRIDE_ALIGN),
-				  min_bpl, max_bpl);
-	pix->sizeimage = pix->bytesperline * pix->height;
-	if (fmt->planar)
-		pix->sizeimage += pix->sizeimage / 2;
+	bpl = clamp(ALIGN(pix->plane_fmt[0].bytesperline, STRIDE_ALIGN),
+		    min_bpl, max_bpl);
+	/*
+	 * The device reads both planes with one stride (SRC_STRIDE): the
+	 * chroma plane's lines are as long as the luma plane's.
+	 */
+	memset(pix->plane_fmt, 0, sizeof(pix->plane_fmt));
+	memset(pix->reserved, 0, sizeof(pix->reserved));
+	pix->num_planes = fmt->buffers;
+	pix->plane_fmt[0].bytesperline = bpl;
+	pix->plane_fmt[0].sizeimage = bpl * pix->height;
+	if (fmt->planar && fmt->buffers == 2) {
+		pix->plane_fmt[1].bytesperline = bpl;
+		pix->plane_fmt[1].sizeimage = bpl * pix->height / 2;
+	} else if (fmt->planar) {
+		pix->plane_fmt[0].sizeimage += bpl * pix->height / 2;
+	}
 	pix->field = V4L2_FIELD_NONE;
 	pix->flags = 0;
 	/*
@@ -281,7 +337,7 @@ static void codec_adjust_raw(struct v4l2_pix_format *pix)
  * range, which is what the JFIF header of every frame declares.
  */
 static void codec_coded_colorimetry(struct codec_ctx *ctx,
-				    struct v4l2_pix_format *pix)
+				    struct v4l2_pix_format_mplane *pix)
 {
 	pix->colorspace = ctx->raw.colorspace;
 	pix->xfer_func = ctx->raw.xfer_func;
@@ -290,16 +346,19 @@ static void codec_coded_colorimetry(struct codec_ctx *ctx,
 }
 
 static void codec_adjust_coded(struct codec_ctx *ctx,
-			       struct v4l2_pix_format *pix)
+			       struct v4l2_pix_format_mplane *pix)
 {
 	u32 min = codec_coded_size(ctx->raw.width, ctx->raw.height);
+	u32 size = pix->plane_fmt[0].sizeimage;
 
 	pix->pixelformat = V4L2_PIX_FMT_JPEG;
 	pix->width = ctx->raw.width;
 	pix->height = ctx->raw.height;
-	pix->bytesperline = 0;
-	pix->sizeimage = clamp_t(u32, PAGE_ALIGN(pix->sizeimage), min,
-				 MAX_CAPTURE_SIZE);
+	memset(pix->plane_fmt, 0, sizeof(pix->plane_fmt));
+	memset(pix->reserved, 0, sizeof(pix->reserved));
+	pix->num_planes = 1;
+	pix->plane_fmt[0].sizeimage = clamp_t(u32, PAGE_ALIGN(size), min,
+					      MAX_CAPTURE_SIZE);
 	pix->field = V4L2_FIELD_NONE;
 	codec_coded_colorimetry(ctx, pix);
 	pix->flags = 0;
@@ -320,16 +379,29 @@ static int codec_querycap(struct file *file, void *priv,
 static int codec_enum_fmt_out(struct file *file, void *priv,
 			      struct v4l2_fmtdesc *f)
 {
-	if (f->index >= ARRAY_SIZE(codec_raw_formats))
+	struct codec_dev *dev = video_drvdata(file);
+	unsigned int i, n = 0;
+
+	/* The other API's type: what the core says to an ioctl it lacks */
+	if (V4L2_TYPE_IS_MULTIPLANAR(f->type) != dev->mplane)
 		return -EINVAL;
-	f->pixelformat = codec_raw_formats[f->index].fourcc;
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(codec_raw_formats); i++) {
+		if (!dev->mplane && codec_raw_formats[i].buffers > 1)
+			continue;
+		if (n++ == f->index) {
+			f->pixelformat = codec_raw_formats[i].fourcc;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 static int codec_enum_fmt_cap(struct file *file, void *priv,
 			      struct v4l2_fmtdesc *f)
 {
-	if (f->index)
+	struct codec_dev *dev = video_drvdata(file);
+
+	if (V4L2_TYPE_IS_MULTIPLANAR(f->type) != dev->mplane || f->index)
 		return -EINVAL;
 	f->pixelformat = V4L2_PIX_FMT_JPEG;
 	f->flags = V4L2_FMT_FLAG_COMPRESSED;
@@ -339,9 +411,11 @@ static int codec_enum_fmt_cap(struct file *file, void *priv,
 static int codec_enum_framesizes(struct file *file, void *priv,
 				 struct v4l2_frmsizeenum *fsize)
 {
+	struct codec_dev *dev = video_drvdata(file);
+
 	if (fsize->index)
 		return -EINVAL;
-	if (!codec_find_fmt(fsize->pixel_format) &&
+	if (!codec_find_fmt(fsize->pixel_format, dev->mplane) &&
 	    fsize->pixel_format != V4L2_PIX_FMT_JPEG)
 		return -EINVAL;
 	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
@@ -354,43 +428,16 @@ static int codec_enum_framesizes(struct file *file, void *priv,
 	return 0;
 }
 
-static int codec_g_fmt_out(struct file *file, void *priv, struct v4l2_format *f)
+/* S_FMT on OUTPUT, @pix adjusted already */
+static int codec_set_raw(struct codec_ctx *ctx, u32 type,
+			 const struct v4l2_pix_format_mplane *pix)
 {
-	f->fmt.pix = file_to_ctx(file)->raw;
-	return 0;
-}
-
-static int codec_g_fmt_cap(struct file *file, void *priv, struct v4l2_format *f)
-{
-	f->fmt.pix = file_to_ctx(file)->coded;
-	return 0;
-}
-
-static int codec_try_fmt_out(struct file *file, void *priv,
-			     struct v4l2_format *f)
-{
-	codec_adjust_raw(&f->fmt.pix);
-	return 0;
-}
-
-static int codec_try_fmt_cap(struct file *file, void *priv,
-			     struct v4l2_format *f)
-{
-	codec_adjust_coded(file_to_ctx(file), &f->fmt.pix);
-	return 0;
-}
-
-static int codec_s_fmt_out(struct file *file, void *priv,
-			   struct v4l2_format *f)
-{
-	struct codec_ctx *ctx = file_to_ctx(file);
-	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
+	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, type);
 
 	if (vb2_is_busy(vq))
 		return -EBUSY;
-	codec_adjust_raw(&f->fmt.pix);
-	ctx->raw = f->fmt.pix;
-	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat);
+	ctx->raw = *pix;
+	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat, ctx->dev->mplane);
 	/*
 	 * CAPTURE follows: its buffer size too unless it has buffers (then
 	 * a frame that does not fit comes back in error, and the log says
@@ -400,10 +447,10 @@ static int codec_s_fmt_out(struct file *file, void *priv,
 	 * first, as dev-encoder.rst orders, and keep its sizeimage
 	 * (GStreamer asks for 2 MiB and refuses smaller buffers).
 	 */
-	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	vq = v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx);
 	if (!vb2_is_busy(vq)) {
 		if (!ctx->coded_size_set)
-			ctx->coded.sizeimage = 0;
+			ctx->coded.plane_fmt[0].sizeimage = 0;
 		codec_adjust_coded(ctx, &ctx->coded);
 	} else {
 		ctx->coded.width = ctx->raw.width;
@@ -413,19 +460,164 @@ static int codec_s_fmt_out(struct file *file, void *priv,
 	return 0;
 }
 
+/* S_FMT on CAPTURE, @pix as the application gave it; adjusts it */
+static int codec_set_coded(struct codec_ctx *ctx, u32 type,
+			   struct v4l2_pix_format_mplane *pix)
+{
+	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, type);
+
+	if (vb2_is_busy(vq))
+		return -EBUSY;
+	ctx->coded_size_set = pix->plane_fmt[0].sizeimage >
+		codec_coded_size(ctx->raw.width, ctx->raw.height);
+	codec_adjust_coded(ctx, pix);
+	ctx->coded = *pix;
+	return 0;
+}
+
+/*
+ * One table for both APIs, as the camera driver's (and vivid's): the
+ * handlers of the API not in use say -ENOTTY (the core lets both buffer
+ * types through to them).  First the multi-planar API's.
+ */
+static int codec_g_fmt_out_mp(struct file *file, void *priv,
+			      struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (!ctx->dev->mplane)
+		return -ENOTTY;
+	f->fmt.pix_mp = ctx->raw;
+	return 0;
+}
+
+static int codec_g_fmt_cap_mp(struct file *file, void *priv,
+			      struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (!ctx->dev->mplane)
+		return -ENOTTY;
+	f->fmt.pix_mp = ctx->coded;
+	return 0;
+}
+
+static int codec_try_fmt_out_mp(struct file *file, void *priv,
+				struct v4l2_format *f)
+{
+	if (!file_to_ctx(file)->dev->mplane)
+		return -ENOTTY;
+	codec_adjust_raw(&f->fmt.pix_mp, true);
+	return 0;
+}
+
+static int codec_try_fmt_cap_mp(struct file *file, void *priv,
+				struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (!ctx->dev->mplane)
+		return -ENOTTY;
+	codec_adjust_coded(ctx, &f->fmt.pix_mp);
+	return 0;
+}
+
+static int codec_s_fmt_out_mp(struct file *file, void *priv,
+			      struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (!ctx->dev->mplane)
+		return -ENOTTY;
+	codec_adjust_raw(&f->fmt.pix_mp, true);
+	return codec_set_raw(ctx, f->type, &f->fmt.pix_mp);
+}
+
+static int codec_s_fmt_cap_mp(struct file *file, void *priv,
+			      struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (!ctx->dev->mplane)
+		return -ENOTTY;
+	return codec_set_coded(ctx, f->type, &f->fmt.pix_mp);
+}
+
+/* The single-planar API (multiplanar=1) */
+static int codec_g_fmt_out(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (ctx->dev->mplane)
+		return -ENOTTY;
+	s5p_pix_from_mp(&f->fmt.pix, &ctx->raw);
+	return 0;
+}
+
+static int codec_g_fmt_cap(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (ctx->dev->mplane)
+		return -ENOTTY;
+	s5p_pix_from_mp(&f->fmt.pix, &ctx->coded);
+	return 0;
+}
+
+static int codec_try_fmt_out(struct file *file, void *priv,
+			     struct v4l2_format *f)
+{
+	struct v4l2_pix_format_mplane mp;
+
+	if (file_to_ctx(file)->dev->mplane)
+		return -ENOTTY;
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
+	codec_adjust_raw(&mp, false);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
+	return 0;
+}
+
+static int codec_try_fmt_cap(struct file *file, void *priv,
+			     struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+	struct v4l2_pix_format_mplane mp;
+
+	if (ctx->dev->mplane)
+		return -ENOTTY;
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
+	codec_adjust_coded(ctx, &mp);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
+	return 0;
+}
+
+static int codec_s_fmt_out(struct file *file, void *priv,
+			   struct v4l2_format *f)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+	struct v4l2_pix_format_mplane mp;
+
+	if (ctx->dev->mplane)
+		return -ENOTTY;
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
+	codec_adjust_raw(&mp, false);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
+	return codec_set_raw(ctx, f->type, &mp);
+}
+
 static int codec_s_fmt_cap(struct file *file, void *priv,
 			   struct v4l2_format *f)
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
-	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
+	struct v4l2_pix_format_mplane mp;
+	int ret;
 
-	if (vb2_is_busy(vq))
-		return -EBUSY;
-	ctx->coded_size_set = f->fmt.pix.sizeimage >
-		codec_coded_size(ctx->raw.width, ctx->raw.height);
-	codec_adjust_coded(ctx, &f->fmt.pix);
-	ctx->coded = f->fmt.pix;
-	return 0;
+	if (ctx->dev->mplane)
+		return -ENOTTY;
+	s5p_pix_to_mp(&mp, &f->fmt.pix);
+	ret = codec_set_coded(ctx, f->type, &mp);
+	s5p_pix_from_mp(&f->fmt.pix, &mp);
+	return ret;
 }
 
 static int codec_encoder_cmd(struct file *file, void *priv,
@@ -492,6 +684,12 @@ static const struct v4l2_ioctl_ops codec_ioctl_ops = {
 	.vidioc_try_fmt_vid_cap		= codec_try_fmt_cap,
 	.vidioc_s_fmt_vid_out		= codec_s_fmt_out,
 	.vidioc_s_fmt_vid_cap		= codec_s_fmt_cap,
+	.vidioc_g_fmt_vid_out_mplane	= codec_g_fmt_out_mp,
+	.vidioc_g_fmt_vid_cap_mplane	= codec_g_fmt_cap_mp,
+	.vidioc_try_fmt_vid_out_mplane	= codec_try_fmt_out_mp,
+	.vidioc_try_fmt_vid_cap_mplane	= codec_try_fmt_cap_mp,
+	.vidioc_s_fmt_vid_out_mplane	= codec_s_fmt_out_mp,
+	.vidioc_s_fmt_vid_cap_mplane	= codec_s_fmt_cap_mp,
 
 	.vidioc_reqbufs			= v4l2_m2m_ioctl_reqbufs,
 	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
@@ -512,18 +710,34 @@ static const struct v4l2_ioctl_ops codec_ioctl_ops = {
 
 /* ---- the device ---- */
 
+/* Where the picture's plane @p starts (after its data_offset) */
+static unsigned long codec_plane_addr(struct vb2_buffer *vb, unsigned int p)
+{
+	return vb2_dma_contig_plane_dma_addr(vb, p) + vb->planes[p].data_offset;
+}
+
 /* Start the job of @priv on the device. */
 static void codec_device_run(void *priv)
 {
 	struct codec_ctx *ctx = priv;
 	struct codec_dev *dev = ctx->dev;
 	struct vb2_v4l2_buffer *src, *dst;
-	unsigned long flags, src_pa, dst_pa;
-	const struct v4l2_pix_format *raw = &ctx->raw;
+	unsigned long flags, y_pa, c_pa, dst_pa;
+	const struct v4l2_pix_format_mplane *raw = &ctx->raw;
+	u32 stride = raw->plane_fmt[0].bytesperline;
 
 	src = v4l2_m2m_next_src_buf(ctx->fh.m2m_ctx);
 	dst = v4l2_m2m_next_dst_buf(ctx->fh.m2m_ctx);
-	src_pa = vb2_dma_contig_plane_dma_addr(&src->vb2_buf, 0);
+	/*
+	 * Where codec_buf_prepare() checked the planes are: the luma (or
+	 * packed) plane in the first buffer, the chroma plane in the second
+	 * (NV12M, NV21M) or after the luma plane in the first.
+	 */
+	y_pa = codec_plane_addr(&src->vb2_buf, 0);
+	if (ctx->fmt->buffers == 2)
+		c_pa = codec_plane_addr(&src->vb2_buf, 1);
+	else
+		c_pa = y_pa + stride * raw->height;
 	dst_pa = vb2_dma_contig_plane_dma_addr(&dst->vb2_buf, 0);
 
 	spin_lock_irqsave(&dev->lock, flags);
@@ -538,10 +752,9 @@ static void codec_device_run(void *priv)
 	codec_write(dev, CODEC_SRC_FORMAT, ctx->fmt->hw);
 	codec_write(dev, CODEC_SRC_WIDTH, raw->width);
 	codec_write(dev, CODEC_SRC_HEIGHT, raw->height);
-	codec_write(dev, CODEC_SRC_STRIDE, raw->bytesperline);
-	codec_write(dev, CODEC_SRC_Y_OFFSET, src_pa - dev->port_base[PORT_A]);
-	codec_write(dev, CODEC_SRC_C_OFFSET, src_pa - dev->port_base[PORT_A] +
-		    raw->bytesperline * raw->height);
+	codec_write(dev, CODEC_SRC_STRIDE, stride);
+	codec_write(dev, CODEC_SRC_Y_OFFSET, y_pa - dev->port_base[PORT_A]);
+	codec_write(dev, CODEC_SRC_C_OFFSET, c_pa - dev->port_base[PORT_A]);
 	codec_write(dev, CODEC_DST_OFFSET, dst_pa - dev->port_base[PORT_B]);
 	codec_write(dev, CODEC_DST_SIZE, vb2_plane_size(&dst->vb2_buf, 0));
 	codec_write(dev, CODEC_QUALITY, ctx->quality);
@@ -624,7 +837,7 @@ static irqreturn_t codec_irq(int irq, void *priv)
 	if (err == CODEC_ERR_DST_SIZE) {
 		dev_warn_ratelimited(dev->dev,
 				     "frame needs %u bytes, the CAPTURE buffer has %u: raise its sizeimage\n",
-				     size, ctx->coded.sizeimage);
+				     size, ctx->coded.plane_fmt[0].sizeimage);
 	} else if (err == CODEC_ERR_PORT_OVERLAP) {
 		/*
 		 * The two ports must reach two different places: the
@@ -715,21 +928,29 @@ static int codec_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 {
 	struct codec_ctx *ctx = vb2_get_drv_priv(vq);
 	bool out = V4L2_TYPE_IS_OUTPUT(vq->type);
-	unsigned int size = out ? ctx->raw.sizeimage : ctx->coded.sizeimage;
+	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
+	unsigned int p;
 
 	if (*nplanes) {
-		if (*nplanes != 1 || sizes[0] < size)
+		if (*nplanes != pix->num_planes)
 			return -EINVAL;
+		for (p = 0; p < *nplanes; p++)
+			if (sizes[p] < pix->plane_fmt[p].sizeimage)
+				return -EINVAL;
 	} else {
-		*nplanes = 1;
-		sizes[0] = size;
+		*nplanes = pix->num_planes;
+		for (p = 0; p < *nplanes; p++)
+			sizes[p] = pix->plane_fmt[p].sizeimage;
 	}
 	/*
 	 * The DMA API aligns a buffer to the order of its size: 8 KiB long
-	 * at least is 8 KiB aligned, as the ports want (BUF_ALIGN).
+	 * at least is 8 KiB aligned, as the ports want (BUF_ALIGN).  Both
+	 * planes of a picture through port A, kind "a".
 	 */
-	sizes[0] = max_t(unsigned int, sizes[0], BUF_ALIGN);
-	alloc_devs[0] = ctx->dev->port[out ? PORT_A : PORT_B];
+	for (p = 0; p < *nplanes; p++) {
+		sizes[p] = max_t(unsigned int, sizes[p], BUF_ALIGN);
+		alloc_devs[p] = ctx->dev->port[out ? PORT_A : PORT_B];
+	}
 	return 0;
 }
 
@@ -742,43 +963,124 @@ static int codec_buf_out_validate(struct vb2_buffer *vb)
 	return vbuf->field == V4L2_FIELD_NONE ? 0 : -EINVAL;
 }
 
+/* The memory banks [@start, @last] touches, one bit a bank */
+static u32 codec_banks(struct codec_dev *dev, unsigned long start,
+		       unsigned long last)
+{
+	u32 banks = 0;
+	unsigned int i;
+
+	for (i = 0; i < dev->nr_banks; i++)
+		if (start <= dev->bank[i].last && last >= dev->bank[i].start)
+			banks |= BIT(i);
+	return banks;
+}
+
+/* What plane @p of an OUTPUT (@out) or CAPTURE buffer holds, for the log */
+static const char *codec_plane_name(const struct codec_ctx *ctx, bool out,
+				    unsigned int p)
+{
+	if (!out)
+		return "bitstream";
+	if (!ctx->fmt->planar)
+		return "packed picture";
+	if (ctx->fmt->buffers == 1)
+		return "luma and chroma";
+	return p ? "chroma" : "luma";
+}
+
+/*
+ * Everything the device will check of a buffer's planes at START, checked
+ * here instead, at QBUF (or PREPARE_BUF): an imported DMABUF may be
+ * anywhere, and a device error at run time would leave the application
+ * with a queue in error and no reason.  Each refusal is logged with the
+ * plane and its address.  The port windows and the banks are fixed at
+ * probe and the format while buffers exist, so what passes here passes
+ * at START too.
+ */
 static int codec_buf_prepare(struct vb2_buffer *vb)
 {
 	struct codec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
 	struct codec_dev *dev = ctx->dev;
 	bool out = V4L2_TYPE_IS_OUTPUT(vb->type);
+	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
 	int port = out ? PORT_A : PORT_B;
-	unsigned long size = out ? ctx->raw.sizeimage : ctx->coded.sizeimage;
-	unsigned long pa, base = dev->port_base[port];
+	unsigned long base = dev->port_base[port];
+	const char *q = out ? "OUTPUT" : "CAPTURE";
+	unsigned int p;
 
-	if (vb2_plane_size(vb, 0) < size) {
-		dev_dbg(dev->dev, "buffer %u too small: %lu < %lu\n",
-			vb->index, vb2_plane_size(vb, 0), size);
+	if (vb->num_planes != pix->num_planes)
 		return -EINVAL;
-	}
-	/* Imported buffers may be anywhere: the device's rules apply. */
-	pa = vb2_dma_contig_plane_dma_addr(vb, 0);
-	if (!IS_ALIGNED(pa, BUF_ALIGN) || pa < base ||
-	    pa - base + vb2_plane_size(vb, 0) > PORT_WINDOW) {
-		dev_warn_ratelimited(dev->dev,
-				     "%s buffer at 0x%08lx (%lu bytes) is not 8 KiB aligned inside port %c's window 0x%08lx-0x%08lx\n",
-				     out ? "raw" : "bitstream", pa,
-				     vb2_plane_size(vb, 0), 'A' + port, base,
-				     base + PORT_WINDOW - 1);
-		return -EINVAL;
-	}
-	/*
-	 * A picture is sizeimage bytes: less would encode what is not there.
-	 * A payload of 0 means the whole buffer (an imported DMABUF queued
-	 * with bytesused and length 0 gets here so: vb2 takes the length
-	 * from the DMABUF only after it has derived bytesused from it).
-	 */
-	if (out && !vb2_get_plane_payload(vb, 0))
-		vb2_set_plane_payload(vb, 0, vb2_plane_size(vb, 0));
-	if (out && vb2_get_plane_payload(vb, 0) < size) {
-		dev_dbg(dev->dev, "raw buffer %u: payload %lu < sizeimage %lu\n",
-			vb->index, vb2_get_plane_payload(vb, 0), size);
-		return -EINVAL;
+	for (p = 0; p < pix->num_planes; p++) {
+		unsigned long size = pix->plane_fmt[p].sizeimage;
+		unsigned long len = vb2_plane_size(vb, p);
+		unsigned long off = out ? vb->planes[p].data_offset : 0;
+		/* The chroma plane of NV12M/NV21M: 16 bytes, the rest 8 KiB */
+		unsigned long align = out && p ? CHROMA_ALIGN : BUF_ALIGN;
+		const char *name = codec_plane_name(ctx, out, p);
+		unsigned long start, last;
+		u32 banks, bad;
+
+		if (len < off + size) {
+			dev_dbg(dev->dev, "%s buffer %u plane %u too small: %lu < %lu\n",
+				q, vb->index, p, len, off + size);
+			return -EINVAL;
+		}
+		/*
+		 * What the device reads (the picture's planes) or may write
+		 * (the whole bitstream buffer, DST_SIZE).
+		 */
+		start = vb2_dma_contig_plane_dma_addr(vb, p) + off;
+		last = start + (out ? size : len) - 1;
+		if (!IS_ALIGNED(start, align) || start < base ||
+		    last - base >= PORT_WINDOW) {
+			dev_warn_ratelimited(dev->dev,
+					     "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: not %s aligned inside port %c's window 0x%08lx-0x%08lx\n",
+					     q, vb->index, p, name, start, last,
+					     align == BUF_ALIGN ? "8 KiB" : "16-byte",
+					     'A' + port, base,
+					     base + PORT_WINDOW - 1);
+			return -EINVAL;
+		}
+		/*
+		 * The picture and the bitstream in different banks (the
+		 * device's rule, error 10 at START): a picture plane in a bank
+		 * of kind "b"'s regions, or a bitstream buffer in a bank
+		 * without them, might meet the other kind.
+		 */
+		banks = codec_banks(dev, start, last);
+		bad = dev->bitstream_banks ?
+		      banks & (out ? dev->bitstream_banks :
+				     ~dev->bitstream_banks) : 0;
+		if (bad) {
+			const struct codec_bank *b = &dev->bank[__ffs(bad)];
+
+			dev_warn_ratelimited(dev->dev,
+					     "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: %s bank 0x%08lx-0x%08lx%s; the device reads pictures and writes the bitstream in different banks\n",
+					     q, vb->index, p, name, start, last,
+					     out ? "in the bitstream's" : "in",
+					     b->start, b->last,
+					     out ? " (kind \"b\")" :
+						   ", where pictures (kind \"a\") may be");
+			return -EINVAL;
+		}
+		/*
+		 * A picture is sizeimage bytes: less would encode what is not
+		 * there.  A payload of 0 means the whole buffer (an imported
+		 * DMABUF queued with bytesused and length 0 gets here so: vb2
+		 * takes the length from the DMABUF only after it has derived
+		 * bytesused from it).
+		 */
+		if (!out)
+			continue;
+		if (!vb2_get_plane_payload(vb, p))
+			vb2_set_plane_payload(vb, p, len);
+		if (vb2_get_plane_payload(vb, p) < off + size) {
+			dev_dbg(dev->dev, "OUTPUT buffer %u plane %u: payload %lu < %lu\n",
+				vb->index, p, vb2_get_plane_payload(vb, p),
+				off + size);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -858,7 +1160,8 @@ static int codec_queue_init(void *priv, struct vb2_queue *src_vq,
 	struct codec_ctx *ctx = priv;
 	int ret;
 
-	src_vq->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	src_vq->type = ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+					  V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	src_vq->io_modes = VB2_MMAP | VB2_DMABUF;
 	src_vq->drv_priv = ctx;
 	src_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
@@ -872,7 +1175,8 @@ static int codec_queue_init(void *priv, struct vb2_queue *src_vq,
 	if (ret)
 		return ret;
 
-	dst_vq->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	dst_vq->type = ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+					  V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	dst_vq->io_modes = VB2_MMAP | VB2_DMABUF;
 	dst_vq->drv_priv = ctx;
 	dst_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
@@ -937,8 +1241,8 @@ static int codec_open(struct file *file)
 	ctx->raw.pixelformat = codec_raw_formats[0].fourcc;
 	ctx->raw.width = DEF_WIDTH;
 	ctx->raw.height = DEF_HEIGHT;
-	codec_adjust_raw(&ctx->raw);
-	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat);
+	codec_adjust_raw(&ctx->raw, dev->mplane);
+	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat, dev->mplane);
 	codec_adjust_coded(ctx, &ctx->coded);
 
 	ctx->fh.m2m_ctx = v4l2_m2m_ctx_init(dev->m2m_dev, ctx,
@@ -1030,6 +1334,42 @@ static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
 }
 
 /*
+ * The memory banks, from the device tree's memory nodes (QEMU writes the
+ * board's banks there), and the banks the bitstream (kind "b") is in:
+ * codec_buf_prepare() refuses a picture plane in one of those, and a
+ * bitstream buffer outside them, before the device would (error 10).
+ * Without a bank map, or without kind "b", the device's own check is all
+ * there is.
+ */
+static void codec_read_banks(struct codec_dev *dev)
+{
+	struct device_node *np;
+	struct resource res;
+	unsigned int i;
+	int n;
+
+	for_each_node_by_type(np, "memory") {
+		if (!of_device_is_available(np))
+			continue;
+		for (n = 0; dev->nr_banks < MAX_BANKS; n++) {
+			if (of_address_to_resource(np, n, &res))
+				break;
+			dev->bank[dev->nr_banks].start = res.start;
+			dev->bank[dev->nr_banks].last = res.end;
+			dev->nr_banks++;
+		}
+	}
+	if (dev->kind_hi[PORT_B])
+		dev->bitstream_banks = codec_banks(dev, dev->kind_lo[PORT_B],
+						   dev->kind_hi[PORT_B] - 1);
+	for (i = 0; i < dev->nr_banks; i++)
+		dev_info(dev->dev, "bank %u: 0x%08lx-0x%08lx%s\n", i,
+			 dev->bank[i].start, dev->bank[i].last,
+			 dev->bitstream_banks & BIT(i) ?
+			 ": the bitstream's (kind \"b\"), no pictures here" : "");
+}
+
+/*
  * The last reference to the video device is gone: the driver is unbound
  * (codec_remove()) and no file is open, so no job can be scheduled and
  * nothing can queue the work items again.  Only here is dev freed.
@@ -1057,6 +1397,10 @@ static int codec_probe(struct platform_device *pdev)
 	if (!dev)
 		return -ENOMEM;
 	dev->dev = &pdev->dev;
+	if (multiplanar != 1 && multiplanar != 2)
+		dev_warn(&pdev->dev, "multiplanar=%u is neither 1 (single-planar API) nor 2 (multi-planar): using 2\n",
+			 multiplanar);
+	dev->mplane = multiplanar != 1;
 	mutex_init(&dev->mutex);
 	spin_lock_init(&dev->lock);
 	INIT_DELAYED_WORK(&dev->watchdog, codec_watchdog);
@@ -1095,6 +1439,7 @@ static int codec_probe(struct platform_device *pdev)
 	}
 	codec_place_port(dev, PORT_A, "a");
 	codec_place_port(dev, PORT_B, "b");
+	codec_read_banks(dev);
 	/*
 	 * Kinds "a" and "b" in the same memory (one region for both, say) is
 	 * a placement error the device will report at every job: known now,
@@ -1133,7 +1478,9 @@ static int codec_probe(struct platform_device *pdev)
 		.ioctl_ops = &codec_ioctl_ops,
 		.minor = -1,
 		.release = codec_vdev_release,
-		.device_caps = V4L2_CAP_VIDEO_M2M | V4L2_CAP_STREAMING,
+		.device_caps = (dev->mplane ? V4L2_CAP_VIDEO_M2M_MPLANE :
+					      V4L2_CAP_VIDEO_M2M) |
+			       V4L2_CAP_STREAMING,
 		.lock = &dev->mutex,
 		.v4l2_dev = &dev->v4l2_dev,
 	};
@@ -1157,8 +1504,9 @@ static int codec_probe(struct platform_device *pdev)
 	ret = media_device_register(&dev->mdev);
 	if (ret)
 		goto unreg_mc;
-	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s\n",
-		 video_device_node_name(&dev->vfd));
+	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s, %s API\n",
+		 video_device_node_name(&dev->vfd),
+		 dev->mplane ? "multi-planar" : "single-planar");
 	return 0;
 
 unreg_mc:

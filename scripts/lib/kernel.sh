@@ -276,6 +276,24 @@ s5p_kernel_read() {
 	return $rc
 }
 
+# s5p_drivers_stage SRC DIR: copy the driver sources SRC into the build copy
+# DIR, keeping DIR's objects.  A file whose contents differ from DIR's copy
+# is written with the time of the copy, never with its mtime in SRC: make
+# decides what to recompile by comparing times, and DIR is shared by every
+# checkout using the cache, so a source from a checkout whose file is older
+# than the object another checkout's source just compiled (a merge, a
+# revert, a branch edited earlier) would be taken as built and the other
+# checkout's module installed under this one's stamp.  That happened
+# (2026-12-06): the initramfs keyed by the multi-planar codec's sources
+# held the single-planar codec's module, and 38-gstreamer's NV12 zero-copy
+# pipelines all failed.  Identical files are left alone (nothing recompiles).
+s5p_drivers_stage() {
+	mkdir -p "$2"
+	rsync -rlp --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='*~' \
+		--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
+		"$1/" "$2/"
+}
+
 # s5p_kernel_drivers STAMP: the kernel's modules and the out-of-tree drivers
 # (drivers/Kbuild) installed into KMODULES, with modules.dep from depmod.
 s5p_kernel_drivers() {
@@ -297,10 +315,7 @@ s5p_kernel_drivers() {
 	if grep -qs "^obj-" "$S5P_TOP/drivers/Kbuild"; then
 		# Built in a copy: M= writes its objects next to the sources.
 		dbuild=$KBUILD/s5p-drivers
-		mkdir -p "$dbuild"
-		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='*~' \
-			--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
-			"$S5P_TOP/drivers/" "$dbuild/"
+		s5p_drivers_stage "$S5P_TOP/drivers" "$dbuild"
 		s5p_run_logged "$dbuild/build.log" "make drivers/ (out-of-tree modules)" \
 			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" M="$dbuild" W=1 modules
 		"${S5P_KMAKE[@]}" -s -C "$KSRC" O="$KBUILD" M="$dbuild" INSTALL_MOD_PATH="$KMODULES" \

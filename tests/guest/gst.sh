@@ -2,7 +2,7 @@
 # GStreamer in the guest (tests/suites/38-gstreamer.sh boots the boards and
 # runs this; docs/camera.md, "GStreamer"):
 #
-#   gst.sh OUTDIR FRAMES SIZE...
+#   [PLAIN="WxH..." PLAIN_FRAMES=N] gst.sh OUTDIR FRAMES SIZE...
 #
 # For each SIZE (WxH) and each format both the camera and the codec offer
 # (GStreamer's YUY2 and NV12), with FRAMES buffers each:
@@ -10,21 +10,28 @@
 #   cam-jpeg    v4l2src ! v4l2jpegenc ! multifilesink          (MMAP both)
 #   cam-dmabuf  v4l2src io-mode=dmabuf !
 #               v4l2jpegenc output-io-mode=dmabuf-import !     (zero copy;
-#               NV12 on the single-planar camera, multiplanar=1, at the
-#               end; not at DMABUF_SKIP: at 1920x1080 the board's 8 MiB
-#               camera region holds 2 of the 4 buffers v4l2src asks for,
-#               and v4l2src then copies frames out of them, which the
-#               codec cannot import: the suite runs that size again with
-#               DMABUF_ONLY=1 on a boot with a larger region)
+#               NV12 is NV12M on both devices, GStreamer's choice when a
+#               device offers it: the camera's two DMABUFs a frame are the
+#               codec's two planes; 1920x1080 too, in the board's 24 MiB
+#               camera region)
 #   test-jpeg   videotestsrc ! tee: the raw frames, and v4l2jpegenc's
 # and once (the first SIZE, YUY2): cam-dec, v4l2src ! v4l2jpegenc !
 # jpegparse ! jpegdec ! videoconvert ! YUY2 frames (decoded in the guest).
-# Each pipeline's files go to OUTDIR/CASE/ (f-NNN.raw, f-NNN.jpg, its
+# Those pipelines write to /tmp, and the files are copied to OUTDIR.
+# Then, straight to OUTDIR (the host folder, 9p; before kernel patch 0028
+# a write from a V4L2 buffer's mapping failed there with EFAULT):
+#   cam-plain   for each PLAIN size, YUY2 and NV12, the pipeline as a new
+#               user types it (issue 24): v4l2src io-mode=dmabuf
+#               num-buffers=PLAIN_FRAMES ! video/x-raw,format=F,width=W,
+#               height=H ! v4l2jpegenc output-io-mode=dmabuf-import !
+#               multifilesink location=OUTDIR/CASE/f-%02d.jpg, v4l2src's
+#               own buffer count, the default device;
+#   v4l2-raw    v4l2-ctl --stream-mmap --stream-to=OUTDIR/CASE/stream.raw
+#               (YUYV 1280x720, NM12 640x480: FRAMES frames).
+# Each case's files go to OUTDIR/CASE/ (f-NNN.raw, f-NNN.jpg, its
 # gst-launch log), one line a case in OUTDIR/gst.txt:
-#   CASE KIND FOURCC W H STATUS FILES SECONDS
-# The host checks the files (tests/lib/gst_check.py).  The pipelines write
-# to /tmp and the files are copied to /host: a write to the 9p share from
-# a V4L2 buffer's mapping fails (EFAULT; docs/driver-loop.md).
+#   CASE KIND FOURCC W H STATUS FILES SECONDS FRAMES
+# The host checks the files (tests/lib/gst_check.py).
 out=$1 frames=$2
 shift 2
 tmp=/tmp/gst
@@ -51,8 +58,21 @@ run() { # CASE KIND FOURCC W H PIPELINE...
 	n=0
 	for x in "$tmp"/f-*; do [ -e "$x" ] && n=$((n + 1)); done
 	cp "$tmp"/* "$out/$c/"
-	echo "$c $kind $f $w $h $rc $n $((t1 - t0))" >>"$out/gst.txt"
+	echo "$c $kind $f $w $h $rc $n $((t1 - t0)) $frames" >>"$out/gst.txt"
 	rm -rf "$tmp"
+}
+
+direct() { # CASE KIND FOURCC W H FRAMES COMMAND...: COMMAND writes into OUTDIR/CASE
+	c=$1 kind=$2 f=$3 w=$4 h=$5 nf=$6
+	shift 6
+	mkdir -p "$out/$c"
+	t0=$(cut -d. -f1 /proc/uptime)
+	"$@" >"$out/$c/gst.log" 2>&1
+	rc=$?
+	t1=$(cut -d. -f1 /proc/uptime)
+	n=0
+	for x in "$out/$c"/f-* "$out/$c"/stream.raw; do [ -e "$x" ] && n=$((n + 1)); done
+	echo "$c $kind $f $w $h $rc $n $((t1 - t0)) $nf" >>"$out/gst.txt"
 }
 
 dmabuf() { # FOURCC W H: camera ! codec, zero copy
@@ -65,10 +85,6 @@ dmabuf() { # FOURCC W H: camera ! codec, zero copy
 first=1
 for size in "$@"; do
 	w=${size%x*} h=${size#*x}
-	if [ -n "${DMABUF_ONLY:-}" ]; then
-		dmabuf YUY2 $w $h
-		continue
-	fi
 	for f in YUY2 NV12; do
 		caps=video/x-raw,format=$f,width=$w,height=$h
 		run "cam-raw-$f-$size" cam-raw $f $w $h \
@@ -77,7 +93,7 @@ for size in "$@"; do
 		run "cam-jpeg-$f-$size" cam-jpeg $f $w $h \
 			v4l2src device="$CAM" num-buffers="$frames" ! "$caps" ! \
 			v4l2jpegenc ! multifilesink location="$tmp/f-%03d.jpg"
-		[ $f = NV12 ] || [ "$size" = "$DMABUF_SKIP" ] || dmabuf $f $w $h
+		dmabuf $f $w $h
 		run "test-jpeg-$f-$size" test-jpeg $f $w $h \
 			videotestsrc num-buffers="$frames" ! "$caps,framerate=30/1" ! tee name=t \
 			t. ! queue ! multifilesink location="$tmp/f-%03d.raw" \
@@ -92,14 +108,23 @@ for size in "$@"; do
 	first=0
 done
 
-# NV12 zero copy: on the multi-planar camera GStreamer takes NM12 (two
-# buffers) for NV12, which the single-planar codec cannot import; the
-# single-planar camera (multiplanar=1) gives it NV12 in one buffer.
-rmmod s5pv210_camera && modprobe s5pv210-camera multiplanar=1 || exit 1
-sleep 1
-CAM=$(node s5pv210-camera)
-for size in "$@"; do
-	[ "$size" = "$DMABUF_SKIP" ] || dmabuf NV12 "${size%x*}" "${size#*x}"
+# Straight to OUTDIR: the plain pipeline, typed as it is
+for size in ${PLAIN:-}; do
+	w=${size%x*} h=${size#*x}
+	for f in YUY2 NV12; do
+		direct "cam-plain-$f-$size" cam-plain $f $w $h "${PLAIN_FRAMES:-8}" \
+			gst-launch-1.0 -q v4l2src io-mode=dmabuf num-buffers="${PLAIN_FRAMES:-8}" ! \
+			video/x-raw,format=$f,width=$w,height=$h ! \
+			v4l2jpegenc output-io-mode=dmabuf-import ! multifilesink location="$out/cam-plain-$f-$size/f-%02d.jpg"
+	done
 done
-rmmod s5pv210_camera && modprobe s5pv210-camera || exit 1
+# ... and v4l2-ctl writing the buffers it maps from the driver
+if [ -n "${PLAIN:-}" ]; then
+	direct v4l2-raw-YUY2-1280x720 v4l2-raw YUY2 1280 720 "$frames" \
+		v4l2-ctl -d "$CAM" --set-fmt-video=width=1280,height=720,pixelformat=YUYV \
+		--stream-mmap --stream-count="$frames" --stream-to="$out/v4l2-raw-YUY2-1280x720/stream.raw"
+	direct v4l2-raw-NV12-640x480 v4l2-raw NV12 640 480 "$frames" \
+		v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=NM12 \
+		--stream-mmap --stream-count="$frames" --stream-to="$out/v4l2-raw-NV12-640x480/stream.raw"
+fi
 sync

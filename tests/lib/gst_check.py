@@ -4,13 +4,16 @@
 
     gst_check.py DIR FRAMES [--min-psnr DB]
 
-DIR/gst.txt lists the cases ("CASE KIND FOURCC W H STATUS FILES SECONDS");
-one TAP line a case, ok when gst-launch-1.0 exited 0 and every file is
-right:
+DIR/gst.txt lists the cases ("CASE KIND FOURCC W H STATUS FILES SECONDS
+[FRAMES]": a case's own FRAMES, when given, instead of the argument's);
+one TAP line a case, ok when gst-launch-1.0 (v4l2-ctl) exited 0 and every
+file is right:
   cam-raw     FRAMES raw frames (tight, or with the driver's bytesperline);
               each is exactly the pattern frame its sequence-number band
               says (camera_pattern.py), the numbers increasing;
-  cam-jpeg, cam-dmabuf
+  v4l2-raw    one file, stream.raw, of FRAMES frames (v4l2-ctl's
+              --stream-to), each checked as cam-raw's;
+  cam-jpeg, cam-dmabuf, cam-plain
               FRAMES JPEG files: SOI ... EOI, decoded by djpeg to WxH,
               luma PSNR >= DB against the pattern frame their band says,
               the numbers increasing (luma: in RGB the camera's chroma,
@@ -104,7 +107,23 @@ def check_case(d, kind, fourcc, w, h, frames, need):
                 raise ValueError("%s is not the pattern frame %d" % (n, seq))
             seqs.append(seq)
         notes.append("every pixel as the pattern")
-    elif kind in ("cam-jpeg", "cam-dmabuf"):
+    elif kind == "v4l2-raw":
+        data = open(os.path.join(d, "stream.raw"), "rb").read()
+        if not data or len(data) % frames:
+            raise ValueError("stream.raw: %d bytes, not %d frames" % (len(data), frames))
+        size = len(data) // frames
+        for i in range(frames):
+            good = False
+            for frame in layouts(fourcc, w, h, data[i * size:(i + 1) * size]):
+                seq = band_seq(luma_of(fourcc, w, h, frame), w)
+                good = frame == camera_pattern.frame(fourcc, w, h, 0, seq)
+                if good:
+                    break
+            if not good:
+                raise ValueError("frame %d of stream.raw is not the pattern frame %d" % (i, seq))
+            seqs.append(seq)
+        notes.append("%d frames of %d bytes, every pixel as the pattern" % (frames, size))
+    elif kind in ("cam-jpeg", "cam-dmabuf", "cam-plain"):
         names = files(d, ".jpg")
         if len(names) != frames:
             raise ValueError("%d JPEG files, not %d" % (len(names), frames))
@@ -182,12 +201,14 @@ def main():
         sys.exit(1)
     for c in cases:
         name, kind, f, w, h, rc, n, secs = c[0], c[1], c[2], int(c[3]), int(c[4]), c[5], c[6], c[7]
-        what = "%s: gst-launch-1.0 status %s, %s files in %s s" % (name, rc, n, secs)
+        nf = int(c[8]) if len(c) > 8 else frames
+        what = "%s: %s status %s, %s files in %s s" % (
+            name, "v4l2-ctl" if kind == "v4l2-raw" else "gst-launch-1.0", rc, n, secs)
         try:
             if rc != "0":
                 log = open(os.path.join(top, name, "gst.log"), errors="replace").read()
-                raise ValueError("gst-launch-1.0 failed: " + " | ".join(log.strip().splitlines()[:3]))
-            notes = check_case(os.path.join(top, name), kind, FOURCC[f], w, h, frames, need)
+                raise ValueError("it failed: " + " | ".join(log.strip().splitlines()[:3]))
+            notes = check_case(os.path.join(top, name), kind, FOURCC[f], w, h, nf, need)
             print("ok - %s; %s" % (what, "; ".join(notes)))
         except (OSError, ValueError, KeyError, IndexError) as e:
             print("not ok - %s: %s" % (what, e))

@@ -28,7 +28,7 @@
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 47
+t_plan 49
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -232,6 +232,26 @@ echo junk >"$co/tools/cma/build/native/cma-test"
 echo junk >"$co/tools/cma/cma-test.o"
 t_check "build output in tools/ is not an input of the initramfs" \
 	bash -c "! '$co/scripts/boot-goni.sh' --dry-run 2>&1 | grep '^would build: initramfs'"
+
+# The drivers' build copy is shared by every checkout using the cache, and
+# make compares times: a source whose contents changed must be newer there
+# than the object compiled from the old one, even when the checkout's file
+# is older (a merge or revert in one checkout after another's build);
+# an unchanged one keeps its time.  Before, rsync -a kept the checkout's
+# mtime, make took the old object as built, and an initramfs held another
+# checkout's codec module under this one's key (issue 24).
+ds=$T_TMP/drv-src dd=$T_TMP/drv-build
+mkdir -p "$ds/codec" "$dd/codec"
+echo 'new source' >"$ds/codec/c.c" && echo same >"$ds/codec/s.c"
+touch -d '2 hours ago' "$ds/codec/c.c" "$ds/codec/s.c"
+echo 'old source' >"$dd/codec/c.c" && cp -p "$ds/codec/s.c" "$dd/codec/s.c"
+echo obj >"$dd/codec/c.o" && touch -d '1 hour ago' "$dd/codec/c.o"
+bash -c '. "$S5P_TOP/scripts/lib/common.sh" && . "$S5P_TOP/scripts/lib/kernel.sh" &&
+	s5p_drivers_stage "$1" "$2"' _ "$ds" "$dd" >"$T_TMP/stage.log" 2>&1
+t_check "a driver source changed in an older file: its build copy is newer than the old object (make recompiles)" \
+	bash -c "[ \"\$(cat '$dd/codec/c.c')\" = 'new source' ] && [ '$dd/codec/c.c' -nt '$dd/codec/c.o' ] && [ -e '$dd/codec/c.o' ]"
+t_check "... and an unchanged one keeps its time (nothing recompiles)" \
+	bash -c "[ ! '$dd/codec/s.c' -nt '$dd/codec/c.o' ]"
 
 # --- a failed git step stops the checkout, and leaves no stamp ------------
 # A small tree (s5p_tree_init) and a one-patch series; a git shim fails

@@ -53,8 +53,8 @@ sed -n 's/^fuzz-cma: /# /p' "$T_TMP/run32.out"
 nseeds=$(find "$T_TMP/run32/seeds" -type f 2>/dev/null | wc -l)
 t_check "seeds: $nseeds inputs from the docs, patches and tests, both boards' defaults among them" \
 	bash -c "[ '$nseeds' -ge 100 ] &&
-		grep -rqx 'cma=cam=8M@0x4f000000;codec-a=8M@0x4f800000;codec-b=8M@0x57800000;codec-fw=1M/128K' '$T_TMP/run32/seeds' &&
-		grep -rqx 'cma=cam=8M@0x57000000;codec-a=8M@0x57800000;codec-b=8M@0x31000000;codec-fw=1M/128K' '$T_TMP/run32/seeds' &&
+		grep -rqxF 'cma=$(. "$S5P_TOP/boards/goni/board.conf" && echo "$BOARD_CMA")' '$T_TMP/run32/seeds' &&
+		grep -rqxF 'cma=$(. "$S5P_TOP/boards/aquila/board.conf" && echo "$BOARD_CMA")' '$T_TMP/run32/seeds' &&
 		grep -rqx 'cma_map=foo=r1;foo/quaz=r2;/\*=r3;bar/\*=r1,r2;baz?/a\*,baz?/b\*=r3' '$T_TMP/run32/seeds'"
 if [ "$rc32" = 0 ] && [ "$crashes" = 0 ]; then
 	t_pass "fuzz-cma (i386): $execs executions, 0 crashes"

@@ -6,10 +6,14 @@
 # (qemu-patches/), fed by the camera.  tests/guest/codec.sh runs in four
 # boots:
 #   goni, the board's defaults (codec-a bank 1, codec-b bank 2):
-#       v4l2-compliance (MMAP; DMABUF from the camera), camera -> codec
-#       encodes, placement, bad input, close/unbind/rmmod while streaming;
-#   goni, cma_map= swapping the kinds (a in codec-b, b in codec-a);
-#   goni, cma_map= putting both kinds in codec-a: the placement error;
+#       v4l2-compliance (MMAP; DMABUF from the camera), zero copy (the
+#       camera's NM12 as two planes too), camera -> codec encodes (NV12M
+#       from two MMAP planes too), placement, bad input, close/unbind/
+#       rmmod while streaming, the single-planar API (multiplanar=1);
+#   goni, cma_map= swapping the kinds (a in codec-b, b in codec-a), the
+#       camera's chroma outside port A's window: its NM12 refused;
+#   goni, cma_map= putting both kinds in codec-a: pictures in the
+#       bitstream's bank refused at QBUF;
 #   aquila, the board's defaults: compliance, encodes and placement;
 #   goni, scripts/boot-goni.sh --demo: its PNGs and its stream checked here.
 # Every encoded stream comes back base64 over the output UART; here each
@@ -17,7 +21,7 @@
 # (codec_check.py: PSNR >= 30 dB, luma and RGB; 36 dB for the streams of
 # the camera's gradient and noise pattern).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 140 debug=74
+t_plan 164 debug=92
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
@@ -36,7 +40,7 @@ run() {
 
 cam='fb200000.camera/*=cam'
 run goni main ''
-run goni swapped "cma_map=f1700000.video-codec/a=codec-b;f1700000.video-codec/b=codec-a;$cam"
+run goni swapped "cma_map=f1700000.video-codec/a=codec-b;f1700000.video-codec/b=codec-a;fb200000.camera/y=codec-b;fb200000.camera/c=cam"
 run goni onebank "cma_map=f1700000.video-codec/*=codec-a;$cam"
 run aquila basic ''
 

@@ -85,14 +85,105 @@ static int open_dev(const char *path, int flags)
 	return fd;
 }
 
+/*
+ * The codec's API: multi-planar (V4L2_CAP_VIDEO_M2M_MPLANE, the driver's
+ * default) or single-planar (multiplanar=1).  OUT and CAP are its buffer
+ * types; the helpers below hide the difference.
+ */
+static bool mp;
+static unsigned int OUT = V4L2_BUF_TYPE_VIDEO_OUTPUT, CAP = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+static int open_codec(const char *path, int flags)
+{
+	int fd = open_dev(path, flags);
+	struct v4l2_capability caps = { 0 };
+
+	ioctl(fd, VIDIOC_QUERYCAP, &caps);
+	mp = caps.device_caps & V4L2_CAP_VIDEO_M2M_MPLANE;
+	OUT = mp ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE : V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	CAP = mp ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	return fd;
+}
+
+static void fmt_set(struct v4l2_format *f, unsigned int type, unsigned int w,
+		    unsigned int h, __u32 pf)
+{
+	memset(f, 0, sizeof(*f));
+	f->type = type;
+	if (V4L2_TYPE_IS_MULTIPLANAR(type)) {
+		f->fmt.pix_mp.width = w;
+		f->fmt.pix_mp.height = h;
+		f->fmt.pix_mp.pixelformat = pf;
+	} else {
+		f->fmt.pix.width = w;
+		f->fmt.pix.height = h;
+		f->fmt.pix.pixelformat = pf;
+	}
+}
+
+#define FMT_GET(f, sp, mpf) (V4L2_TYPE_IS_MULTIPLANAR((f)->type) ? (f)->fmt.pix_mp.mpf : (f)->fmt.pix.sp)
+static unsigned int fmt_w(const struct v4l2_format *f) { return FMT_GET(f, width, width); }
+static unsigned int fmt_h(const struct v4l2_format *f) { return FMT_GET(f, height, height); }
+static __u32 fmt_pf(const struct v4l2_format *f) { return FMT_GET(f, pixelformat, pixelformat); }
+static unsigned int fmt_planes(const struct v4l2_format *f)
+{
+	return V4L2_TYPE_IS_MULTIPLANAR(f->type) ? f->fmt.pix_mp.num_planes : 1;
+}
+static unsigned int fmt_bpl(const struct v4l2_format *f, unsigned int p)
+{
+	return FMT_GET(f, bytesperline, plane_fmt[p].bytesperline);
+}
+static unsigned int fmt_size(const struct v4l2_format *f, unsigned int p)
+{
+	return FMT_GET(f, sizeimage, plane_fmt[p].sizeimage);
+}
+
+/* A buffer of either API, with room for its planes */
+struct buf {
+	struct v4l2_buffer b;
+	struct v4l2_plane planes[VIDEO_MAX_PLANES];
+};
+
+static void buf_init(struct buf *x, unsigned int type, unsigned int mem,
+		     unsigned int index, unsigned int nplanes)
+{
+	memset(x, 0, sizeof(*x));
+	x->b.type = type;
+	x->b.memory = mem;
+	x->b.index = index;
+	if (V4L2_TYPE_IS_MULTIPLANAR(type)) {
+		x->b.m.planes = x->planes;
+		x->b.length = nplanes;
+	}
+}
+
+/* Plane @p's bytesused, length, mmap offset; its DMABUF fd */
+static __u32 *buf_used(struct buf *x, unsigned int p)
+{
+	return V4L2_TYPE_IS_MULTIPLANAR(x->b.type) ? &x->planes[p].bytesused : &x->b.bytesused;
+}
+static __u32 *buf_len(struct buf *x, unsigned int p)
+{
+	return V4L2_TYPE_IS_MULTIPLANAR(x->b.type) ? &x->planes[p].length : &x->b.length;
+}
+static __u32 buf_offset(struct buf *x, unsigned int p)
+{
+	return V4L2_TYPE_IS_MULTIPLANAR(x->b.type) ? x->planes[p].m.mem_offset : x->b.m.offset;
+}
+static void buf_fd(struct buf *x, unsigned int p, int fd)
+{
+	if (V4L2_TYPE_IS_MULTIPLANAR(x->b.type))
+		x->planes[p].m.fd = fd;
+	else
+		x->b.m.fd = fd;
+}
+
 static void set_fmt(int fd, unsigned int type, unsigned int w, unsigned int h)
 {
-	struct v4l2_format f = { .type = type };
+	struct v4l2_format f;
 
-	f.fmt.pix.width = w;
-	f.fmt.pix.height = h;
-	f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
-	step(type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? "S_FMT output" : "S_FMT capture",
+	fmt_set(&f, type, w, h, V4L2_PIX_FMT_YUYV);
+	step(V4L2_TYPE_IS_OUTPUT(type) ? "S_FMT output" : "S_FMT capture",
 	     fd, VIDIOC_S_FMT, &f);
 }
 
@@ -106,10 +197,11 @@ static int reqbufs(const char *what, int fd, unsigned int type, unsigned int mem
 
 static int cmd_nobufs(const char *codec)
 {
-	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
-	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	struct v4l2_buffer b = { .type = cap, .memory = V4L2_MEMORY_MMAP };
+	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = OUT, cap = CAP;
+	struct buf b;
 
+	buf_init(&b, cap, V4L2_MEMORY_MMAP, 0, 1);
 	step("STREAMON output without buffers", fd, VIDIOC_STREAMON, &out);
 	step("STREAMON capture without buffers", fd, VIDIOC_STREAMON, &cap);
 	reqbufs("REQBUFS output 2", fd, out, V4L2_MEMORY_MMAP, 2);
@@ -117,7 +209,7 @@ static int cmd_nobufs(const char *codec)
 	step("STREAMON output, none queued", fd, VIDIOC_STREAMON, &out);
 	step("STREAMON capture, none queued", fd, VIDIOC_STREAMON, &cap);
 	usleep(200000);
-	step("DQBUF capture, none queued", fd, VIDIOC_DQBUF, &b);
+	step("DQBUF capture, none queued", fd, VIDIOC_DQBUF, &b.b);
 	step("STREAMOFF output", fd, VIDIOC_STREAMOFF, &out);
 	step("STREAMOFF capture", fd, VIDIOC_STREAMOFF, &cap);
 	close(fd);
@@ -127,12 +219,11 @@ static int cmd_nobufs(const char *codec)
 static int cmd_import(const char *codec, const char *cam, unsigned int w,
 		      unsigned int h)
 {
-	int cfd = open_dev(codec, O_RDWR | O_NONBLOCK), kfd = open_dev(cam, O_RDWR);
+	int cfd = open_codec(codec, O_RDWR | O_NONBLOCK), kfd = open_dev(cam, O_RDWR);
 	struct v4l2_capability caps = { 0 };
 	struct v4l2_format f = { 0 };
 	struct v4l2_exportbuffer eb = { 0 };
-	struct v4l2_buffer b = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
-				 .memory = V4L2_MEMORY_DMABUF };
+	struct buf b;
 	unsigned int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 
 	/* camera: one WxH YUYV buffer; codec OUTPUT wants 640x480 */
@@ -154,11 +245,11 @@ static int cmd_import(const char *codec, const char *cam, unsigned int w,
 	eb.type = type;
 	if (step("EXPBUF camera", kfd, VIDIOC_EXPBUF, &eb))
 		return 0;
-	set_fmt(cfd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 640, 480);
-	reqbufs("REQBUFS output dmabuf 1", cfd, V4L2_BUF_TYPE_VIDEO_OUTPUT,
-		V4L2_MEMORY_DMABUF, 1);
-	b.m.fd = eb.fd;
-	step("QBUF output dmabuf", cfd, VIDIOC_QBUF, &b);
+	set_fmt(cfd, OUT, 640, 480);
+	reqbufs("REQBUFS output dmabuf 1", cfd, OUT, V4L2_MEMORY_DMABUF, 1);
+	buf_init(&b, OUT, V4L2_MEMORY_DMABUF, 0, 1);
+	buf_fd(&b, 0, eb.fd);
+	step("QBUF output dmabuf", cfd, VIDIOC_QBUF, &b.b);
 	close(eb.fd);
 	close(cfd);
 	close(kfd);
@@ -167,23 +258,25 @@ static int cmd_import(const char *codec, const char *cam, unsigned int w,
 
 static int cmd_tryfmt(const char *codec, const char *fcc, const char *w, const char *h)
 {
-	int fd = open_dev(codec, O_RDWR);
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	int fd = open_codec(codec, O_RDWR);
+	struct v4l2_format f;
+	unsigned int p;
 	__u32 pf;
 
 	if (strlen(fcc) != 4) {
 		fprintf(stderr, "codec-bad: a fourcc has 4 characters, not '%s'\n", fcc);
 		exit(1);
 	}
-	f.fmt.pix.width = strtoul(w, NULL, 0);
-	f.fmt.pix.height = strtoul(h, NULL, 0);
-	f.fmt.pix.pixelformat = v4l2_fourcc(fcc[0], fcc[1], fcc[2], fcc[3]);
+	fmt_set(&f, OUT, strtoul(w, NULL, 0), strtoul(h, NULL, 0),
+		v4l2_fourcc(fcc[0], fcc[1], fcc[2], fcc[3]));
 	if (!step("TRY_FMT output", fd, VIDIOC_TRY_FMT, &f)) {
-		pf = f.fmt.pix.pixelformat;
-		printf("format: %c%c%c%c %ux%u bytesperline %u sizeimage %u\n",
-		       pf & 0xff, pf >> 8 & 0xff, pf >> 16 & 0xff, pf >> 24,
-		       f.fmt.pix.width, f.fmt.pix.height, f.fmt.pix.bytesperline,
-		       f.fmt.pix.sizeimage);
+		/* a plane: "bytesperline B sizeimage S", one after the other */
+		pf = fmt_pf(&f);
+		printf("format: %c%c%c%c %ux%u", pf & 0xff, pf >> 8 & 0xff,
+		       pf >> 16 & 0xff, pf >> 24, fmt_w(&f), fmt_h(&f));
+		for (p = 0; p < fmt_planes(&f); p++)
+			printf(" bytesperline %u sizeimage %u", fmt_bpl(&f, p), fmt_size(&f, p));
+		printf("\n");
 	}
 	close(fd);
 	return 0;
@@ -191,72 +284,69 @@ static int cmd_tryfmt(const char *codec, const char *fcc, const char *w, const c
 
 static int cmd_encode(const char *codec)
 {
-	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
-	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	struct v4l2_buffer ob = { .type = out, .memory = V4L2_MEMORY_MMAP };
-	struct v4l2_buffer cb = { .type = cap, .memory = V4L2_MEMORY_MMAP };
+	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = OUT, cap = CAP;
+	struct buf ob, cb;
 	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+	unsigned int olen;
 	void *m;
 	int n;
 
 	set_fmt(fd, out, 64, 64);
+	buf_init(&ob, out, V4L2_MEMORY_MMAP, 0, 1);
+	buf_init(&cb, cap, V4L2_MEMORY_MMAP, 0, 1);
 	if (reqbufs("REQBUFS output 1", fd, out, V4L2_MEMORY_MMAP, 1) ||
 	    reqbufs("REQBUFS capture 1", fd, cap, V4L2_MEMORY_MMAP, 1) ||
-	    step("QUERYBUF output", fd, VIDIOC_QUERYBUF, &ob))
+	    step("QUERYBUF output", fd, VIDIOC_QUERYBUF, &ob.b))
 		return 0;
-	m = mmap(NULL, ob.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, ob.m.offset);
+	olen = *buf_len(&ob, 0);
+	m = mmap(NULL, olen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, buf_offset(&ob, 0));
 	if (m == MAP_FAILED) {
 		printf("mmap output: errno %s\n", ename(errno));
 		return 0;
 	}
-	memset(m, 0x80, ob.length);
-	ob.bytesused = ob.length;
-	step("QBUF output", fd, VIDIOC_QBUF, &ob);
-	step("QBUF capture", fd, VIDIOC_QBUF, &cb);
+	memset(m, 0x80, olen);
+	*buf_used(&ob, 0) = olen;
+	step("QBUF output", fd, VIDIOC_QBUF, &ob.b);
+	step("QBUF capture", fd, VIDIOC_QBUF, &cb.b);
 	step("STREAMON output", fd, VIDIOC_STREAMON, &out);
 	step("STREAMON capture", fd, VIDIOC_STREAMON, &cap);
 	n = poll(&p, 1, 5000);
 	printf("poll: %s%s%s\n", n == 0 ? "timeout" : n < 0 ? "error" : "ready",
 	       p.revents & POLLERR ? " POLLERR" : "", p.revents & POLLIN ? " POLLIN" : "");
-	memset(&cb, 0, sizeof(cb));
-	cb.type = cap;
-	cb.memory = V4L2_MEMORY_MMAP;
-	if (!step("DQBUF capture", fd, VIDIOC_DQBUF, &cb))
-		printf("capture buffer: bytesused %u%s\n", cb.bytesused,
-		       cb.flags & V4L2_BUF_FLAG_ERROR ? " ERROR" : "");
-	memset(&ob, 0, sizeof(ob));
-	ob.type = out;
-	ob.memory = V4L2_MEMORY_MMAP;
-	if (!step("DQBUF output", fd, VIDIOC_DQBUF, &ob))
-		printf("output buffer:%s\n", ob.flags & V4L2_BUF_FLAG_ERROR ? " ERROR" : " done");
-	ob.bytesused = ob.length;
-	step("QBUF output again", fd, VIDIOC_QBUF, &ob);
+	buf_init(&cb, cap, V4L2_MEMORY_MMAP, 0, 1);
+	if (!step("DQBUF capture", fd, VIDIOC_DQBUF, &cb.b))
+		printf("capture buffer: bytesused %u%s\n", *buf_used(&cb, 0),
+		       cb.b.flags & V4L2_BUF_FLAG_ERROR ? " ERROR" : "");
+	buf_init(&ob, out, V4L2_MEMORY_MMAP, 0, 1);
+	if (!step("DQBUF output", fd, VIDIOC_DQBUF, &ob.b))
+		printf("output buffer:%s\n", ob.b.flags & V4L2_BUF_FLAG_ERROR ? " ERROR" : " done");
+	*buf_used(&ob, 0) = olen;
+	step("QBUF output again", fd, VIDIOC_QBUF, &ob.b);
 	step("STREAMOFF output", fd, VIDIOC_STREAMOFF, &out);
 	step("STREAMOFF capture", fd, VIDIOC_STREAMOFF, &cap);
-	munmap(m, ob.length);
+	munmap(m, olen);
 	close(fd);
 	return 0;
 }
 
 static int cmd_payload(const char *codec)
 {
-	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
-	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = OUT;
 	struct v4l2_format f = { .type = out };
-	struct v4l2_buffer ob = { .type = out, .memory = V4L2_MEMORY_MMAP };
+	struct buf ob;
 
 	set_fmt(fd, out, 64, 64);
 	if (step("G_FMT output", fd, VIDIOC_G_FMT, &f) ||
 	    reqbufs("REQBUFS output 2", fd, out, V4L2_MEMORY_MMAP, 2))
 		return 0;
-	ob.bytesused = f.fmt.pix.sizeimage / 2;
-	step("QBUF output, half the payload", fd, VIDIOC_QBUF, &ob);
-	memset(&ob, 0, sizeof(ob));
-	ob.type = out;
-	ob.memory = V4L2_MEMORY_MMAP;
-	ob.index = 1;
-	ob.bytesused = f.fmt.pix.sizeimage;
-	step("QBUF output, the whole payload", fd, VIDIOC_QBUF, &ob);
+	buf_init(&ob, out, V4L2_MEMORY_MMAP, 0, 1);
+	*buf_used(&ob, 0) = fmt_size(&f, 0) / 2;
+	step("QBUF output, half the payload", fd, VIDIOC_QBUF, &ob.b);
+	buf_init(&ob, out, V4L2_MEMORY_MMAP, 1, 1);
+	*buf_used(&ob, 0) = fmt_size(&f, 0);
+	step("QBUF output, the whole payload", fd, VIDIOC_QBUF, &ob.b);
 	close(fd);
 	return 0;
 }
@@ -274,7 +364,7 @@ static double now_s(void)
  * includes its host's encode time; the driver gives up after 10 s);
  * 0, or -errno
  */
-static int dqbuf_wait(int fd, unsigned int type, struct v4l2_buffer *b)
+static int dqbuf_wait(int fd, unsigned int type, struct buf *b)
 {
 	struct pollfd p = { .fd = fd };
 	double end = now_s() + 20;
@@ -282,10 +372,8 @@ static int dqbuf_wait(int fd, unsigned int type, struct v4l2_buffer *b)
 	/* m2m: POLLIN says CAPTURE has a buffer done, POLLOUT says OUTPUT */
 	p.events = V4L2_TYPE_IS_OUTPUT(type) ? POLLOUT : POLLIN;
 	for (;;) {
-		memset(b, 0, sizeof(*b));
-		b->type = type;
-		b->memory = V4L2_MEMORY_MMAP;
-		if (!ioctl(fd, VIDIOC_DQBUF, b))
+		buf_init(b, type, V4L2_MEMORY_MMAP, 0, VIDEO_MAX_PLANES);
+		if (!ioctl(fd, VIDIOC_DQBUF, &b->b))
 			return 0;
 		if (errno != EAGAIN)
 			return -errno;
@@ -297,12 +385,12 @@ static int dqbuf_wait(int fd, unsigned int type, struct v4l2_buffer *b)
 
 static int cmd_drain(const char *codec, unsigned int n)
 {
-	int fd = open_dev(codec, O_RDWR | O_NONBLOCK);
-	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = OUT, cap = CAP;
 	struct v4l2_format f = { .type = out };
 	struct v4l2_encoder_cmd stop = { .cmd = V4L2_ENC_CMD_STOP };
 	struct v4l2_encoder_cmd start = { .cmd = V4L2_ENC_CMD_START };
-	struct v4l2_buffer b;
+	struct buf b;
 	unsigned int i, good = 0, frames = 0;
 	int ret;
 
@@ -312,11 +400,8 @@ static int cmd_drain(const char *codec, unsigned int n)
 	    reqbufs("REQBUFS capture 2", fd, cap, V4L2_MEMORY_MMAP, 2))
 		return 0;
 	for (i = 0; i < 2; i++) {
-		memset(&b, 0, sizeof(b));
-		b.type = cap;
-		b.memory = V4L2_MEMORY_MMAP;
-		b.index = i;
-		if (step("QBUF capture", fd, VIDIOC_QBUF, &b))
+		buf_init(&b, cap, V4L2_MEMORY_MMAP, i, 1);
+		if (step("QBUF capture", fd, VIDIOC_QBUF, &b.b))
 			return 0;
 	}
 	if (step("STREAMON output", fd, VIDIOC_STREAMON, &out) ||
@@ -326,11 +411,9 @@ static int cmd_drain(const char *codec, unsigned int n)
 		const char *what = "ok";
 		bool last = false;
 
-		memset(&b, 0, sizeof(b));
-		b.type = out;
-		b.memory = V4L2_MEMORY_MMAP;
-		b.bytesused = f.fmt.pix.sizeimage;
-		if (ioctl(fd, VIDIOC_QBUF, &b)) {
+		buf_init(&b, out, V4L2_MEMORY_MMAP, 0, 1);
+		*buf_used(&b, 0) = fmt_size(&f, 0);
+		if (ioctl(fd, VIDIOC_QBUF, &b.b)) {
 			printf("drain %u: QBUF output: errno %s\n", i, ename(errno));
 			break;
 		}
@@ -347,12 +430,12 @@ static int cmd_drain(const char *codec, unsigned int n)
 				       "DQBUF capture failed";
 				break;
 			}
-			last = b.flags & V4L2_BUF_FLAG_LAST;
-			if (b.bytesused && !(b.flags & V4L2_BUF_FLAG_ERROR))
+			last = b.b.flags & V4L2_BUF_FLAG_LAST;
+			if (*buf_used(&b, 0) && !(b.b.flags & V4L2_BUF_FLAG_ERROR))
 				frames++;
-			b.bytesused = 0;
-			b.flags = 0;
-			if (ioctl(fd, VIDIOC_QBUF, &b)) {
+			*buf_used(&b, 0) = 0;
+			b.b.flags = 0;
+			if (ioctl(fd, VIDIOC_QBUF, &b.b)) {
 				what = "QBUF capture failed";
 				break;
 			}
@@ -383,33 +466,38 @@ static void zc_fail(const char *fcc, unsigned int w, unsigned int h, const char 
 	zc_failed++;
 }
 
-/* One size: 0, or -1 when a step failed (reported) */
+/*
+ * One size: 0, or -1 when a step failed (reported).  A camera format of
+ * two buffers (NM12) exports two DMABUFs a buffer, imported as the two
+ * planes of one codec buffer.
+ */
 static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 		  unsigned int h, bool capture)
 {
 	unsigned int ktype = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
-	unsigned int out = V4L2_BUF_TYPE_VIDEO_OUTPUT, cap = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	__u32 pf = v4l2_fourcc(fcc[0], fcc[1], fcc[2], fcc[3]);
-	struct v4l2_format kf = { .type = ktype }, cf = { .type = out };
+	struct v4l2_format kf = { .type = ktype }, cf;
 	struct v4l2_plane planes[VIDEO_MAX_PLANES];
-	struct v4l2_buffer b;
+	struct v4l2_buffer kb;
+	struct buf b;
 	struct v4l2_exportbuffer eb;
 	struct v4l2_requestbuffers rb;
-	int dfd[2] = { -1, -1 }, cfd = -1, ret = -1;
-	unsigned int i, klen[2] = { 0, 0 }, mlen = 0;
-	char msg[160];
+	int dfd[2][2] = { { -1, -1 }, { -1, -1 } }, cfd = -1, ret = -1;
+	unsigned int i, p, np, klen[2][2] = { { 0 } }, mlen = 0;
+	char msg[200];
 	void *m;
 
 	zc_sizes++;
 	kf.fmt.pix_mp.width = w;
 	kf.fmt.pix_mp.height = h;
 	kf.fmt.pix_mp.pixelformat = pf;
-	kf.fmt.pix_mp.num_planes = 1;
 	if (ioctl(kfd, VIDIOC_S_FMT, &kf) || kf.fmt.pix_mp.width != w ||
-	    kf.fmt.pix_mp.height != h || kf.fmt.pix_mp.pixelformat != pf) {
+	    kf.fmt.pix_mp.height != h || kf.fmt.pix_mp.pixelformat != pf ||
+	    kf.fmt.pix_mp.num_planes < 1 || kf.fmt.pix_mp.num_planes > 2) {
 		zc_fail(fcc, w, h, "camera S_FMT refused or adjusted the size");
 		return -1;
 	}
+	np = kf.fmt.pix_mp.num_planes;
 	memset(&rb, 0, sizeof(rb));
 	rb.count = 2;
 	rb.type = ktype;
@@ -419,22 +507,32 @@ static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 		goto out;
 	}
 	for (i = 0; i < 2; i++) {
-		memset(&b, 0, sizeof(b));
-		b.type = ktype;
-		b.memory = V4L2_MEMORY_MMAP;
-		b.index = i;
-		b.m.planes = planes;
-		b.length = 1;
-		memset(&eb, 0, sizeof(eb));
-		eb.type = ktype;
-		eb.index = i;
-		if (ioctl(kfd, VIDIOC_QUERYBUF, &b) || ioctl(kfd, VIDIOC_EXPBUF, &eb) ||
-		    ioctl(kfd, VIDIOC_QBUF, &b)) {
-			zc_fail(fcc, w, h, "camera QUERYBUF/EXPBUF/QBUF failed");
+		memset(&kb, 0, sizeof(kb));
+		kb.type = ktype;
+		kb.memory = V4L2_MEMORY_MMAP;
+		kb.index = i;
+		kb.m.planes = planes;
+		kb.length = np;
+		if (ioctl(kfd, VIDIOC_QUERYBUF, &kb)) {
+			zc_fail(fcc, w, h, "camera QUERYBUF failed");
 			goto out;
 		}
-		dfd[i] = eb.fd;
-		klen[i] = planes[0].length;
+		for (p = 0; p < np; p++) {
+			memset(&eb, 0, sizeof(eb));
+			eb.type = ktype;
+			eb.index = i;
+			eb.plane = p;
+			if (ioctl(kfd, VIDIOC_EXPBUF, &eb)) {
+				zc_fail(fcc, w, h, "camera EXPBUF failed");
+				goto out;
+			}
+			dfd[i][p] = eb.fd;
+			klen[i][p] = planes[p].length;
+		}
+		if (ioctl(kfd, VIDIOC_QBUF, &kb)) {
+			zc_fail(fcc, w, h, "camera QBUF failed");
+			goto out;
+		}
 	}
 	/* Two frames captured, one in each buffer (or the zeroed buffers) */
 	if (!capture)
@@ -444,15 +542,15 @@ static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 		goto out;
 	}
 	for (i = 0; i < 2; i++) {
-		struct pollfd p = { .fd = kfd, .events = POLLIN };
+		struct pollfd pfd = { .fd = kfd, .events = POLLIN };
 
-		memset(&b, 0, sizeof(b));
-		b.type = ktype;
-		b.memory = V4L2_MEMORY_MMAP;
-		b.m.planes = planes;
-		b.length = 1;
-		if (poll(&p, 1, 20000) != 1 || ioctl(kfd, VIDIOC_DQBUF, &b) ||
-		    (b.flags & V4L2_BUF_FLAG_ERROR)) {
+		memset(&kb, 0, sizeof(kb));
+		kb.type = ktype;
+		kb.memory = V4L2_MEMORY_MMAP;
+		kb.m.planes = planes;
+		kb.length = np;
+		if (poll(&pfd, 1, 20000) != 1 || ioctl(kfd, VIDIOC_DQBUF, &kb) ||
+		    (kb.flags & V4L2_BUF_FLAG_ERROR)) {
 			zc_fail(fcc, w, h, "camera frame not captured");
 			ioctl(kfd, VIDIOC_STREAMOFF, &ktype);
 			goto out;
@@ -462,24 +560,24 @@ static int zc_one(const char *codec, int kfd, const char *fcc, unsigned int w,
 
 codec:
 	/* The codec: the same picture on OUTPUT, both camera buffers imported */
-	cfd = open_dev(codec, O_RDWR | O_NONBLOCK);
-	cf.fmt.pix.width = w;
-	cf.fmt.pix.height = h;
-	cf.fmt.pix.pixelformat = pf;
-	if (ioctl(cfd, VIDIOC_S_FMT, &cf) || cf.fmt.pix.width != w || cf.fmt.pix.height != h ||
-	    cf.fmt.pix.pixelformat != pf) {
-		zc_fail(fcc, w, h, "codec S_FMT refused or adjusted the size");
+	cfd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	fmt_set(&cf, OUT, w, h, pf);
+	if (ioctl(cfd, VIDIOC_S_FMT, &cf) || fmt_w(&cf) != w || fmt_h(&cf) != h ||
+	    fmt_pf(&cf) != pf || fmt_planes(&cf) != np) {
+		zc_fail(fcc, w, h, "codec S_FMT refused or adjusted the size or format");
 		goto out;
 	}
-	if (cf.fmt.pix.bytesperline != kf.fmt.pix_mp.plane_fmt[0].bytesperline) {
-		snprintf(msg, sizeof(msg), "bytesperline: camera %u, codec %u",
-			 kf.fmt.pix_mp.plane_fmt[0].bytesperline, cf.fmt.pix.bytesperline);
-		zc_fail(fcc, w, h, msg);
-		goto out;
+	for (p = 0; p < np; p++) {
+		if (fmt_bpl(&cf, p) != kf.fmt.pix_mp.plane_fmt[p].bytesperline) {
+			snprintf(msg, sizeof(msg), "plane %u bytesperline: camera %u, codec %u",
+				 p, kf.fmt.pix_mp.plane_fmt[p].bytesperline, fmt_bpl(&cf, p));
+			zc_fail(fcc, w, h, msg);
+			goto out;
+		}
 	}
 	memset(&rb, 0, sizeof(rb));
 	rb.count = 2;
-	rb.type = out;
+	rb.type = OUT;
 	rb.memory = V4L2_MEMORY_DMABUF;
 	if (ioctl(cfd, VIDIOC_REQBUFS, &rb)) {
 		zc_fail(fcc, w, h, "codec REQBUFS output DMABUF failed");
@@ -487,64 +585,65 @@ codec:
 	}
 	memset(&rb, 0, sizeof(rb));
 	rb.count = 1;
-	rb.type = cap;
+	rb.type = CAP;
 	rb.memory = V4L2_MEMORY_MMAP;
 	if (ioctl(cfd, VIDIOC_REQBUFS, &rb)) {
 		zc_fail(fcc, w, h, "codec REQBUFS capture failed");
 		goto out;
 	}
 	for (i = 0; i < 2; i++) {
-		memset(&b, 0, sizeof(b));
-		b.type = out;
-		b.memory = V4L2_MEMORY_DMABUF;
-		b.index = i;
-		b.m.fd = dfd[i];
-		b.length = klen[i];
-		b.bytesused = cf.fmt.pix.sizeimage;
-		if (ioctl(cfd, VIDIOC_QBUF, &b)) {
-			snprintf(msg, sizeof(msg), "codec QBUF of camera buffer %u (%u bytes): errno %s",
-				 i, klen[i], ename(errno));
+		buf_init(&b, OUT, V4L2_MEMORY_DMABUF, i, np);
+		for (p = 0; p < np; p++) {
+			buf_fd(&b, p, dfd[i][p]);
+			*buf_len(&b, p) = klen[i][p];
+			*buf_used(&b, p) = fmt_size(&cf, p);
+		}
+		if (ioctl(cfd, VIDIOC_QBUF, &b.b)) {
+			if (np > 1)
+				snprintf(msg, sizeof(msg), "codec QBUF of camera buffer %u (%u and %u bytes): errno %s",
+					 i, klen[i][0], klen[i][1], ename(errno));
+			else
+				snprintf(msg, sizeof(msg), "codec QBUF of camera buffer %u (%u bytes): errno %s",
+					 i, klen[i][0], ename(errno));
 			zc_fail(fcc, w, h, msg);
 			goto out;
 		}
 		zc_imported++;
 	}
-	memset(&b, 0, sizeof(b));
-	b.type = cap;
-	b.memory = V4L2_MEMORY_MMAP;
-	if (ioctl(cfd, VIDIOC_QUERYBUF, &b)) {
+	buf_init(&b, CAP, V4L2_MEMORY_MMAP, 0, 1);
+	if (ioctl(cfd, VIDIOC_QUERYBUF, &b.b)) {
 		zc_fail(fcc, w, h, "codec QUERYBUF capture failed");
 		goto out;
 	}
-	mlen = b.length;
-	m = mmap(NULL, mlen, PROT_READ, MAP_SHARED, cfd, b.m.offset);
+	mlen = *buf_len(&b, 0);
+	m = mmap(NULL, mlen, PROT_READ, MAP_SHARED, cfd, buf_offset(&b, 0));
 	if (m == MAP_FAILED) {
 		zc_fail(fcc, w, h, "codec capture mmap failed");
 		goto out;
 	}
-	if (ioctl(cfd, VIDIOC_QBUF, &b) || ioctl(cfd, VIDIOC_STREAMON, &out) ||
-	    ioctl(cfd, VIDIOC_STREAMON, &cap)) {
+	if (ioctl(cfd, VIDIOC_QBUF, &b.b) || ioctl(cfd, VIDIOC_STREAMON, &OUT) ||
+	    ioctl(cfd, VIDIOC_STREAMON, &CAP)) {
 		zc_fail(fcc, w, h, "codec QBUF capture/STREAMON failed");
 		goto unmap;
 	}
 	for (i = 0; i < 2; i++) {
 		const unsigned char *j = m;
+		int err = dqbuf_wait(cfd, CAP, &b);
+		unsigned int used = *buf_used(&b, 0);
 
-		int err = dqbuf_wait(cfd, cap, &b);
-
-		if (err || (b.flags & V4L2_BUF_FLAG_ERROR) ||
-		    b.bytesused < 4 || j[0] != 0xff || j[1] != 0xd8 ||
-		    j[b.bytesused - 2] != 0xff || j[b.bytesused - 1] != 0xd9) {
+		if (err || (b.b.flags & V4L2_BUF_FLAG_ERROR) ||
+		    used < 4 || j[0] != 0xff || j[1] != 0xd8 ||
+		    j[used - 2] != 0xff || j[used - 1] != 0xd9) {
 			snprintf(msg, sizeof(msg), "frame from camera buffer %u not encoded (%s, bytesused %u%s)",
 				 i, err == -ETIMEDOUT ? "none within 20 s" : err ? ename(-err) : "dequeued",
-				 b.bytesused, b.flags & V4L2_BUF_FLAG_ERROR ? ", ERROR" : "");
+				 used, b.b.flags & V4L2_BUF_FLAG_ERROR ? ", ERROR" : "");
 			zc_fail(fcc, w, h, msg);
 			goto unmap;
 		}
 		zc_encoded++;
-		b.bytesused = 0;
-		b.flags = 0;
-		if (i == 0 && ioctl(cfd, VIDIOC_QBUF, &b)) {
+		*buf_used(&b, 0) = 0;
+		b.b.flags = 0;
+		if (i == 0 && ioctl(cfd, VIDIOC_QBUF, &b.b)) {
 			zc_fail(fcc, w, h, "codec QBUF capture again failed");
 			goto unmap;
 		}
@@ -556,8 +655,9 @@ out:
 	if (cfd >= 0)
 		close(cfd);
 	for (i = 0; i < 2; i++)
-		if (dfd[i] >= 0)
-			close(dfd[i]);
+		for (p = 0; p < 2; p++)
+			if (dfd[i][p] >= 0)
+				close(dfd[i][p]);
 	memset(&rb, 0, sizeof(rb));
 	rb.type = ktype;
 	rb.memory = V4L2_MEMORY_MMAP;

@@ -308,7 +308,8 @@ static void *bad_ptr(void)
 static uint32_t pick_buftype(const struct fdent *f)
 {
 	static const uint32_t cap[] = { V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE };
-	static const uint32_t m2m[] = { V4L2_BUF_TYPE_VIDEO_OUTPUT, V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	static const uint32_t m2m[] = { V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE,
+						V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE };
 
 	if (chance(80)) {
 		if (f->type == T_CAP)
@@ -1062,7 +1063,8 @@ static int stream_queue(struct fdent *f, uint32_t type, uint32_t fourcc, uint32_
 		fm->fmt.pix_mp.height = h;
 		fm->fmt.pix_mp.pixelformat = fourcc;
 		fm->fmt.pix_mp.field = V4L2_FIELD_NONE;
-		fm->fmt.pix_mp.num_planes = fourcc == V4L2_PIX_FMT_NV12M ? 2 : 1;
+		fm->fmt.pix_mp.num_planes = fourcc == V4L2_PIX_FMT_NV12M ||
+					     fourcc == V4L2_PIX_FMT_NV21M ? 2 : 1;
 	} else {
 		fm->fmt.pix.width = w;
 		fm->fmt.pix.height = h;
@@ -1183,8 +1185,9 @@ static void op_stream(void)
 	static const uint32_t sizes[][2] = { { 640, 480 }, { 320, 240 }, { 32, 16 }, { 1280, 720 },
 					     { 176, 144 }, { 1920, 1080 }, { 64, 64 } };
 	static const uint32_t cam_fmts[] = { V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_NV12M };
+	/* the codec's multi-planar API (its default) */
 	static const uint32_t enc_fmts[] = { V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_NV12,
-					     V4L2_PIX_FMT_NV21 };
+					     V4L2_PIX_FMT_NV21, V4L2_PIX_FMT_NV12M, V4L2_PIX_FMT_NV21M };
 	struct fdent *f = NULL;
 	int i, n = 0, steps = 1 + below(8), sz = below(chance(70) ? 3 : 7);
 	struct fdent *cand[MAX_FDS];
@@ -1245,7 +1248,8 @@ static void op_stream(void)
 		xioctl(f, VIDIOC_STREAMON, &type, "STREAMON");
 		stream_rounds(f, t, 1);
 	} else {
-		static const uint32_t t[] = { V4L2_BUF_TYPE_VIDEO_OUTPUT, V4L2_BUF_TYPE_VIDEO_CAPTURE };
+		static const uint32_t t[] = { V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE,
+						V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE };
 		int s2 = steps;
 
 		if (chance(30)) {
@@ -1253,7 +1257,7 @@ static void op_stream(void)
 
 			xioctl(f, VIDIOC_S_CTRL, &c, "S_CTRL quality");
 		}
-		if (stream_queue(f, t[0], enc_fmts[below(4)], sizes[sz][0], sizes[sz][1], &steps) < 0)
+		if (stream_queue(f, t[0], enc_fmts[below(6)], sizes[sz][0], sizes[sz][1], &steps) < 0)
 			return;
 		if (stream_queue(f, t[1], V4L2_PIX_FMT_JPEG, sizes[sz][0], sizes[sz][1], &s2) < 0)
 			return;
@@ -1278,7 +1282,8 @@ static void op_stream(void)
 
 		memset(e, 0, sizeof(*e));
 		e->type = f->type == T_CAP ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
-			  chance(50) ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+			  chance(50) ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+				       V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
 		e->index = below(4);
 		e->flags = O_CLOEXEC | O_RDWR;
 		xioctl(f, VIDIOC_EXPBUF, e, "EXPBUF");
@@ -1286,7 +1291,8 @@ static void op_stream(void)
 	switch (below(4)) {
 	case 0:
 		type = f->type == T_CAP ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
-		       chance(50) ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		       chance(50) ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+				       V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
 		xioctl(f, VIDIOC_STREAMOFF, &type, "STREAMOFF");
 		break;
 	case 1: {
@@ -1294,7 +1300,8 @@ static void op_stream(void)
 
 		memset(rb, 0, sizeof(*rb));
 		rb->type = f->type == T_CAP ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
-			   chance(50) ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+			   chance(50) ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+				       V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
 		rb->memory = V4L2_MEMORY_MMAP;
 		xioctl(f, VIDIOC_REQBUFS, rb, "REQBUFS 0");
 		break;

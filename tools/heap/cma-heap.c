@@ -324,9 +324,14 @@ static int cmd_encode(int argc, char **argv)
 	unsigned int w = strtoul(argv[3], NULL, 0), h = strtoul(argv[4], NULL, 0);
 	int close_early = 0, hfd, cfd, bfd, i, n;
 	unsigned int otype = V4L2_BUF_TYPE_VIDEO_OUTPUT, ctype = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	struct v4l2_format f = { .type = otype };
+	struct v4l2_capability caps = { 0 };
+	struct v4l2_format f = { 0 };
 	struct v4l2_requestbuffers rb;
 	struct v4l2_buffer ob, cb;
+	/* the codec's multi-planar API (its default): one plane here */
+	struct v4l2_plane op = { 0 }, cp = { 0 };
+	uint32_t bpl, cused, clen, coff;
+	int mp;
 	struct pollfd p;
 	unsigned char *m, *j, *jcopy;
 	uint32_t fourcc, size;
@@ -350,15 +355,44 @@ static int cmd_encode(int argc, char **argv)
 	if (cfd < 0)
 		die("encode: cannot open the codec %s: %s (%s)", codec, strerror(errno), ename(errno));
 
-	f.fmt.pix.width = w;
-	f.fmt.pix.height = h;
-	f.fmt.pix.pixelformat = fourcc;
+	ioctl(cfd, VIDIOC_QUERYCAP, &caps);
+	mp = !!(caps.device_caps & V4L2_CAP_VIDEO_M2M_MPLANE);
+	if (mp) {
+		otype = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+		ctype = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+	}
+	f.type = otype;
+	if (mp) {
+		f.fmt.pix_mp.width = w;
+		f.fmt.pix_mp.height = h;
+		f.fmt.pix_mp.pixelformat = fourcc;
+	} else {
+		f.fmt.pix.width = w;
+		f.fmt.pix.height = h;
+		f.fmt.pix.pixelformat = fourcc;
+	}
 	if (xioctl("S_FMT output", cfd, VIDIOC_S_FMT, &f))
 		return 1;
+	if (mp && f.fmt.pix_mp.num_planes != 1)
+		die("encode: %s has %u planes: one buffer formats only (YUYV, UYVY, NV12, NV21)",
+		    fcc, f.fmt.pix_mp.num_planes);
+	if (mp) {
+		struct v4l2_pix_format_mplane *m = &f.fmt.pix_mp;
+		uint32_t pf = m->pixelformat;
+
+		/* the same fields the single-planar API has */
+		f.fmt.pix.width = m->width;
+		f.fmt.pix.height = m->height;
+		f.fmt.pix.pixelformat = pf;
+		bpl = m->plane_fmt[0].bytesperline;
+		size = m->plane_fmt[0].sizeimage;
+	} else {
+		bpl = f.fmt.pix.bytesperline;
+		size = f.fmt.pix.sizeimage;
+	}
 	if (f.fmt.pix.width != w || f.fmt.pix.height != h || f.fmt.pix.pixelformat != fourcc)
 		die("encode: the codec does not take %s %ux%u (it offers %.4s %ux%u)", fcc, w, h,
 		    (char *)&f.fmt.pix.pixelformat, f.fmt.pix.width, f.fmt.pix.height);
-	size = f.fmt.pix.sizeimage;
 
 	/* the picture, in a buffer of the heap, written through a mapping */
 	bfd = heap_alloc(hfd, size, O_RDWR | O_CLOEXEC, 0, 0);
@@ -384,7 +418,7 @@ static int cmd_encode(int argc, char **argv)
 		free(raw);
 		close(ifd);
 	} else {
-		test_picture(m, fourcc, w, h, f.fmt.pix.bytesperline);
+		test_picture(m, fourcc, w, h, bpl);
 	}
 	for (sum = 0, i = 0; i < (int)size; i++)
 		sum = sum * 31 + m[i];
@@ -400,15 +434,27 @@ static int cmd_encode(int argc, char **argv)
 	if (xioctl("REQBUFS capture (MMAP)", cfd, VIDIOC_REQBUFS, &rb))
 		return 1;
 	cb = (struct v4l2_buffer){ .type = ctype, .memory = V4L2_MEMORY_MMAP };
+	if (mp) {
+		cb.m.planes = &cp;
+		cb.length = 1;
+	}
 	if (xioctl("QUERYBUF capture", cfd, VIDIOC_QUERYBUF, &cb))
 		return 1;
-	j = mmap(NULL, cb.length, PROT_READ, MAP_SHARED, cfd, cb.m.offset);
+	clen = mp ? cp.length : cb.length;
+	coff = mp ? cp.m.mem_offset : cb.m.offset;
+	j = mmap(NULL, clen, PROT_READ, MAP_SHARED, cfd, coff);
 	if (j == MAP_FAILED)
 		die("encode: mmap of the capture buffer: %s", strerror(errno));
 
 	ob = (struct v4l2_buffer){ .type = otype, .memory = V4L2_MEMORY_DMABUF,
 				   .bytesused = size, .length = size };
 	ob.m.fd = bfd;
+	if (mp) {
+		op = (struct v4l2_plane){ .bytesused = size, .length = size };
+		op.m.fd = bfd;
+		ob.m.planes = &op;
+		ob.length = 1;
+	}
 	if (xioctl("QBUF output (the heap buffer)", cfd, VIDIOC_QBUF, &ob))
 		return 1;
 	if (close_early) {
@@ -424,6 +470,10 @@ static int cmd_encode(int argc, char **argv)
 	end = now_s() + 20;
 	for (;;) {
 		cb = (struct v4l2_buffer){ .type = ctype, .memory = V4L2_MEMORY_MMAP };
+		if (mp) {
+			cb.m.planes = &cp;
+			cb.length = 1;
+		}
 		if (!ioctl(cfd, VIDIOC_DQBUF, &cb))
 			break;
 		if (errno != EAGAIN || now_s() > end) {
@@ -435,26 +485,31 @@ static int cmd_encode(int argc, char **argv)
 		p = (struct pollfd){ .fd = cfd, .events = POLLIN };
 		poll(&p, 1, 100);
 	}
-	if (cb.flags & V4L2_BUF_FLAG_ERROR || cb.bytesused < 4)
-		die("encode: the codec returned an error buffer (%u bytes)", cb.bytesused);
-	n = j[0] == 0xff && j[1] == 0xd8 && j[cb.bytesused - 2] == 0xff &&
-	    j[cb.bytesused - 1] == 0xd9;
+	cused = mp ? cp.bytesused : cb.bytesused;
+	if (cb.flags & V4L2_BUF_FLAG_ERROR || cused < 4)
+		die("encode: the codec returned an error buffer (%u bytes)", cused);
+	n = j[0] == 0xff && j[1] == 0xd8 && j[cused - 2] == 0xff &&
+	    j[cused - 1] == 0xd9;
 	/*
 	 * Written from a copy: a file system that pins the pages of the
 	 * buffer it writes from (9p's zero copy, /host) cannot pin those of
 	 * a device mapping (EFAULT).
 	 */
-	jcopy = malloc(cb.bytesused);
+	jcopy = malloc(cused);
 	if (!jcopy)
-		die("encode: out of memory for %u bytes", cb.bytesused);
-	memcpy(jcopy, j, cb.bytesused);
+		die("encode: out of memory for %u bytes", cused);
+	memcpy(jcopy, j, cused);
 	o = fopen(out, "wb");
-	if (!o || fwrite(jcopy, 1, cb.bytesused, o) != cb.bytesused || fclose(o))
+	if (!o || fwrite(jcopy, 1, cused, o) != cused || fclose(o))
 		die("encode: cannot write %s: %s", out, strerror(errno));
 	free(jcopy);
 	printf("encode: %s %ux%u from heap %s -> %u bytes of JPEG (%s) in %s\n", fcc, w, h,
-	       heap_name(heap), cb.bytesused, n ? "SOI to EOI" : "no SOI/EOI", out);
+	       heap_name(heap), cused, n ? "SOI to EOI" : "no SOI/EOI", out);
 	ob = (struct v4l2_buffer){ .type = otype, .memory = V4L2_MEMORY_DMABUF };
+	if (mp) {
+		ob.m.planes = &op;
+		ob.length = 1;
+	}
 	xioctl("DQBUF output", cfd, VIDIOC_DQBUF, &ob);
 	if (!close_early) {
 		/*
@@ -473,7 +528,7 @@ static int cmd_encode(int argc, char **argv)
 	}
 	xioctl("STREAMOFF output", cfd, VIDIOC_STREAMOFF, &otype);
 	xioctl("STREAMOFF capture", cfd, VIDIOC_STREAMOFF, &ctype);
-	munmap(j, cb.length);
+	munmap(j, clen);
 	close(cfd);
 	if (!close_early)
 		close(bfd);
