@@ -24,6 +24,8 @@ enum { SHIM_RESERVED, SHIM_LENT, SHIM_HELD };
 extern unsigned long totalcma_pages, shim_zone_split;
 extern long shim_contig_calls, shim_contig_errors, shim_lent_blocks;
 extern int shim_contig_fail;
+extern void (*shim_contig_hook)(void);
+extern __thread int shim_mutexes_held, shim_spins_held;
 int shim_frame_state(unsigned long pfn);
 unsigned long shim_frames_in(unsigned long pfn, unsigned long nr, int state);
 void shim_pin(unsigned long pfn, int pinned);

@@ -1723,6 +1723,50 @@ static void boot_movable(void)
 	end();
 }
 
+/*
+ * A release during a claim (issue 23): migrating may enter direct reclaim,
+ * whose shrinkers may free a region's buffer, so the last cma_put() can run
+ * inside a claim, on the claiming thread.  It must neither deadlock on a
+ * lock the claim holds nor wait for it: the claim holds no CMA lock but
+ * its region's claim mutex, which a release never takes.
+ */
+static unsigned long claim_hook_addr;
+static int claim_hook_ret = -100, claim_hook_mutexes = -1;
+
+static void claim_hook(void)
+{
+	shim_contig_hook = NULL;
+	claim_hook_mutexes = shim_mutexes_held;
+	claim_hook_ret = cma_put(claim_hook_addr);
+}
+
+static void boot_movable_release_in_claim(void)
+{
+	struct boot b = { "a=8M@0x40000000", "x=a", .movable = "a" };
+	struct cma_region *a;
+	unsigned long x, y;
+
+	begin("movable: the last cma_put() inside a claim (a shrinker freeing a buffer) neither deadlocks nor waits");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	a = cma_region_find("a");
+	y = cma_alloc(dev("x"), NULL, MiB, 0);
+	CHECK(y == 0x40000000 && HELD(y, MiB) == PFN(MiB));
+	claim_hook_addr = y;
+	shim_contig_hook = claim_hook;
+	x = cma_alloc(dev("x"), NULL, MiB, 0);
+	CHECKF(x == 0x40100000, "%#lx", x);
+	CHECKF(claim_hook_ret == 1, "cma_put() inside the claim: %d", claim_hook_ret);
+	CHECKF(claim_hook_mutexes == 1, "%d mutexes held by the claim", claim_hook_mutexes);
+	CHECK(LENT(y, MiB) == PFN(MiB) && a->used == MiB && a->nr_chunks == 1);
+	CHECK(cma_put(x) == 1 && LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
+	CHECKF(shim_warnings == 0, "%d warnings", shim_warnings);
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 static void boot_movable_all(void)
 {
 	struct boot b = { "a=8M@0x40000000;c=1M;big=12M/4M", "*=a",
@@ -1847,6 +1891,7 @@ int main(int argc, char **argv)
 	run_forked("boot_unregister", boot_unregister);
 	run_forked("boot_threads", boot_threads);
 	run_forked("boot_movable", boot_movable);
+	run_forked("boot_movable_release_in_claim", boot_movable_release_in_claim);
 	run_forked("boot_movable_all", boot_movable_all);
 	run_forked("boot_movable_defaults", boot_movable_defaults);
 	run_forked("boot_movable_zones", boot_movable_zones);
