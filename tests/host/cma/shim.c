@@ -126,6 +126,8 @@ int shim_log_count(const char *needle)
  * any mutex held: a release must never wait for a claim.
  */
 __thread int shim_mutexes_held, shim_spins_held;
+__thread long shim_mutex_locks;		/* mutex_lock() calls */
+static __thread int shim_hook_mutexes;	/* held around shim_contig_hook */
 
 void shim_might_sleep(const char *what, gfp_t gfp)
 {
@@ -181,6 +183,7 @@ void mutex_lock(struct mutex *lock)
 {
 	if (shim_spins_held)
 		shim_warn(__FILE__, __LINE__, "mutex_lock() under a spinlock");
+	shim_mutex_locks++;
 	if (pthread_mutex_lock(&lock->m))
 		shim_warn(__FILE__, __LINE__, "mutex_lock() of a mutex this thread holds");
 	else
@@ -293,8 +296,11 @@ int alloc_contig_range(unsigned long start, unsigned long end,
 	if (shim_mutexes_held > 1)
 		shim_warn(__FILE__, __LINE__, "alloc_contig_range() with a CMA lock held besides the region's claim mutex");
 	/* What migration may run meanwhile: direct reclaim, a shrinker. */
-	if (shim_contig_hook)
+	if (shim_contig_hook) {
+		shim_hook_mutexes = shim_mutexes_held;
 		shim_contig_hook();
+		shim_hook_mutexes = 0;
+	}
 	pthread_mutex_lock(&shim_page_lock);
 	shim_contig_calls++;
 	if (migratetype != MIGRATE_CMA || start >= end)
@@ -319,7 +325,7 @@ int alloc_contig_range(unsigned long start, unsigned long end,
 
 void free_contig_range(unsigned long pfn, unsigned long nr_pages)
 {
-	if (shim_mutexes_held)
+	if (shim_mutexes_held > shim_hook_mutexes)
 		shim_warn(__FILE__, __LINE__, "free_contig_range() with a mutex held: a release waits for claims");
 	pthread_mutex_lock(&shim_page_lock);
 	for (; nr_pages; nr_pages--, pfn++)

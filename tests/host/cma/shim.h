@@ -26,6 +26,7 @@ extern long shim_contig_calls, shim_contig_errors, shim_lent_blocks;
 extern int shim_contig_fail;
 extern void (*shim_contig_hook)(void);
 extern __thread int shim_mutexes_held, shim_spins_held;
+extern __thread long shim_mutex_locks;
 int shim_frame_state(unsigned long pfn);
 unsigned long shim_frames_in(unsigned long pfn, unsigned long nr, int state);
 void shim_pin(unsigned long pfn, int pinned);

@@ -1732,12 +1732,16 @@ static void boot_movable(void)
  */
 static unsigned long claim_hook_addr;
 static int claim_hook_ret = -100, claim_hook_mutexes = -1;
+static long claim_hook_locks = -1;
 
 static void claim_hook(void)
 {
+	long locks = shim_mutex_locks;
+
 	shim_contig_hook = NULL;
 	claim_hook_mutexes = shim_mutexes_held;
 	claim_hook_ret = cma_put(claim_hook_addr);
+	claim_hook_locks = shim_mutex_locks - locks;
 }
 
 static void boot_movable_release_in_claim(void)
@@ -1758,6 +1762,7 @@ static void boot_movable_release_in_claim(void)
 	CHECKF(x == 0x40100000, "%#lx", x);
 	CHECKF(claim_hook_ret == 1, "cma_put() inside the claim: %d", claim_hook_ret);
 	CHECKF(claim_hook_mutexes == 1, "%d mutexes held by the claim", claim_hook_mutexes);
+	CHECKF(claim_hook_locks == 0, "the release took %ld mutexes", claim_hook_locks);
 	CHECK(LENT(y, MiB) == PFN(MiB) && a->used == MiB && a->nr_chunks == 1);
 	CHECK(cma_put(x) == 1 && LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
 	CHECKF(shim_warnings == 0, "%d warnings", shim_warnings);
