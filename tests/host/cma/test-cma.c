@@ -1772,6 +1772,31 @@ static void boot_movable_release_in_claim(void)
 	end();
 }
 
+/*
+ * A fatal signal while a claim migrates ends the allocation at once: the
+ * rule's next region is not tried (issue 23, item 6).
+ */
+static void boot_movable_eintr(void)
+{
+	struct boot b = { "a=8M@0x40000000;b=8M@0x44000000", "x=a,b", .movable = "a,b" };
+	unsigned long y;
+
+	begin("movable: -EINTR in the first region of a rule ends the call; the next region is not tried");
+	CHECK(boot(&b) == 2);
+	shim_run_initcalls();
+	shim_contig_fail = -EINTR;
+	y = shim_contig_calls;
+	CHECK(cma_alloc(dev("x"), NULL, MiB, 0) == (unsigned long)-EINTR);
+	CHECKF(shim_contig_calls - y == 1, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(cma_region_find("b")->alloc_fails == 0);
+	shim_contig_fail = 0;
+	CHECK(LENT(0x40000000, 8 * MiB) == PFN(8 * MiB) && LENT(0x44000000, 8 * MiB) == PFN(8 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 static void boot_movable_all(void)
 {
 	struct boot b = { "a=8M@0x40000000;c=1M;big=12M/4M", "*=a",
@@ -1897,6 +1922,7 @@ int main(int argc, char **argv)
 	run_forked("boot_threads", boot_threads);
 	run_forked("boot_movable", boot_movable);
 	run_forked("boot_movable_release_in_claim", boot_movable_release_in_claim);
+	run_forked("boot_movable_eintr", boot_movable_eintr);
 	run_forked("boot_movable_all", boot_movable_all);
 	run_forked("boot_movable_defaults", boot_movable_defaults);
 	run_forked("boot_movable_zones", boot_movable_zones);
