@@ -395,8 +395,13 @@ struct cma_bench_contend {
 	struct completion started;
 };
 
+/*
+ * One run at a time (held across the run, which reads sysfs: never taken
+ * under a seq_file's lock); the last figures under their own lock, taken
+ * only to copy them.
+ */
 static DEFINE_MUTEX(cma_bench_contend_lock);
-/* The last figures, under cma_bench_contend_lock */
+static DEFINE_MUTEX(cma_bench_contend_out_lock);
 static char cma_bench_contend_out[512] = "none\n";
 
 static struct cma_region *cma_bench_found;
@@ -455,7 +460,7 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 	unsigned int nd = 0, nr = 0, np = 0, i;
 	struct task_struct *t;
 	struct cma_region *reg = NULL;
-	char path[80], val[32], *o;
+	char path[80], val[32], *o, *res;
 	struct file *f = NULL;
 	dma_addr_t dma;
 	loff_t pos;
@@ -464,7 +469,8 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 
 	dma_ns = vmalloc(CMA_BENCH_SAMPLES * sizeof(u64));
 	read_ns = vmalloc(CMA_BENCH_SAMPLES * sizeof(u64));
-	if (!dma_ns || !read_ns) {
+	res = kzalloc(sizeof(cma_bench_contend_out), GFP_KERNEL);
+	if (!dma_ns || !read_ns || !res) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -528,7 +534,7 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 	for (i = np; i < CMA_BENCH_PUTS; i++)
 		cma_put(puts[i]);
 
-	o = cma_bench_contend_out;
+	o = res;
 	scnprintf(o, 128, "claims %u failed %u claim-ms", c->claims,
 		  c->failed);
 	for (i = 0; i < min_t(unsigned int, c->claims, 8); i++)
@@ -541,7 +547,11 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 			  read_ns, nr);
 	cma_bench_figures(o + strlen(o), 512 - strlen(o), "put-ns", put_ns,
 			  np);
+	mutex_lock(&cma_bench_contend_out_lock);
+	strscpy(cma_bench_contend_out, res, sizeof(cma_bench_contend_out));
+	mutex_unlock(&cma_bench_contend_out_lock);
 out:
+	kfree(res);
 	if (f)
 		filp_close(f, NULL);
 	vfree(dma_ns);
@@ -581,9 +591,9 @@ static ssize_t cma_bench_contend_write(struct file *file,
 
 static int cma_bench_contend_show(struct seq_file *m, void *v)
 {
-	mutex_lock(&cma_bench_contend_lock);
+	mutex_lock(&cma_bench_contend_out_lock);
 	seq_puts(m, cma_bench_contend_out);
-	mutex_unlock(&cma_bench_contend_lock);
+	mutex_unlock(&cma_bench_contend_out_lock);
 	return 0;
 }
 
