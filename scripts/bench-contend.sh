@@ -7,12 +7,13 @@
 # One Goni boot, the board's defaults (cam, codec-a, codec-b movable): two
 # hogs fill memory, lent pageblocks included, the small one goes (room for
 # the migration's destination pages), then drivers/cma-bench ("contend")
-# makes N (default 6) claims of 4 MiB as s5p-codec/a (region codec-a),
-# each migrating the hog's pages out and freed again, while it times in a
+# makes N (default 6) claims of 4 MiB as s5p-cam/y, s5p-codec/a and
+# s5p-codec/b in turn (regions cam, codec-a, codec-b: where the hog's
+# pages are, they migrate), each freed again, while it times in a
 # loop another device's 4 KiB dma_alloc_coherent() (cma-bench's own,
-# which no cma_map= rule names), a read of /sys/kernel/mm/cma/codec-a/used
-# and the last cma_put() of one of 64 page-sized chunks of codec-a.  Prints
-# the module's figures and one CONTEND line.  S5P_KERNEL_TREE picks the
+# which no cma_map= rule names), a read of /sys/kernel/mm/cma/<region>/used
+# and the last cma_put() of one of 64 page-sized chunks of the region.
+# Prints the module's figures and one CONTEND line per region.  S5P_KERNEL_TREE picks the
 # kernel as for every boot (docs/pipeline.md).
 #
 #   --out DIR   the console log (default $S5P_CACHE/bench-contend)
@@ -42,17 +43,23 @@ while ! grep -q '^hog: holding' /tmp/hog2.out; do sleep 0.2; done
 grep CmaFree /proc/meminfo
 kill -TERM \$small; wait \$small
 modprobe cma-bench
+for dk in 's5p-cam y' 's5p-codec a' 's5p-codec b'; do
 m0=\$(sed -n 's/^pgmigrate_success //p' /proc/vmstat)
-echo 's5p-codec a $((4 << 20)) $rounds' >/sys/kernel/debug/cma-bench/contend; echo "contend status \$?"
+echo "\$dk $((4 << 20)) $rounds" >/sys/kernel/debug/cma-bench/contend; echo "contend \$dk status \$?"
 echo "migrated \$((\$(sed -n 's/^pgmigrate_success //p' /proc/vmstat) - m0)) pages"
 cat /sys/kernel/debug/cma-bench/contend
+done
 kill -TERM \$big; wait \$big; echo "hog status \$?"
 END
 )
 res=$("$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/console.log" --cmd "$cmd" 2>&1) ||
 	{ printf '%s\n' "$res" | tail -n 20 >&2; s5p_die "the boot failed (log: $out/console.log)"; }
 printf '%s\n' "$res"
-pick() { printf '%s\n' "$res" | awk -v w="$1" '$1 == w { for (i = 2; i <= NF; i++) if ($i ~ /^'"$2"'=/) { sub(/^'"$2"'=/, "", $i); print $i } }'; }
-echo "CONTEND rounds=$rounds migrated=$(printf '%s\n' "$res" | sed -n 's/^migrated \([0-9]*\) pages/\1/p')" \
-	"dma4k_max_us=$(( $(pick dma4k-ns max) / 1000 )) dma4k_p50_us=$(( $(pick dma4k-ns p50) / 1000 ))" \
-	"used_max_us=$(( $(pick used-read-ns max) / 1000 )) put_max_us=$(( $(pick put-ns max) / 1000 ))"
+printf '%s\n' "$res" | awk -v r="$rounds" '
+	/^contend / { reg = $3 == "y" ? "cam" : "codec-" $3 }
+	/^migrated / { mig = $2 }
+	/^claims / { cl = ""; for (i = 6; i <= NF; i++) cl = cl (cl ? "," : "") $i }
+	function us(f, k,   i) { for (i = 2; i <= NF; i++) if ($i ~ "^" k "=") { sub("^" k "=", "", $i); return int($i / 1000) } }
+	/^dma4k-ns / { d50 = us($0, "p50"); dmax = us($0, "max") }
+	/^used-read-ns / { umax = us($0, "max") }
+	/^put-ns / { printf "CONTEND region=%s rounds=%s migrated=%s claim_ms=%s dma4k_p50_us=%s dma4k_max_us=%s used_max_us=%s put_max_us=%s\n", reg, r, mig, cl, d50, dmax, umax, us($0, "max") }'
