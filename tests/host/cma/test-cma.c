@@ -465,6 +465,41 @@ static void test_map_case(const struct map_case *c)
 	end();
 }
 
+/*
+ * The DMA API's lookup for a per-kind child "PARENT:KIND" (issue 23, item
+ * 3): PARENT/KIND rules first, so that a catch-all rule that also matches
+ * the child's own name never takes the kind.
+ */
+static void test_map_dev(void)
+{
+	static struct cma_map map;
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	char rstr[] = "cam=1M;codec-b=1M;r3=1M";
+	char mstr[] = "fb200000.camera/y=cam;*=codec-b";
+	const struct cma_map_rule *rule;
+	const char *name = NULL, *kind = NULL;
+	char buf[600];
+	unsigned int nr;
+
+	begin("cma_map=fb200000.camera/y=cam;*=codec-b: the child fb200000.camera:y keeps its kind");
+	nr = cma_parse_regions(rstr, regs, CMA_MAX_REGIONS, &rep);
+	cma_parse_map(mstr, &map, regs, nr, &rep);
+	CHECK(rep.problems == 0);
+	rule = cma_map_match_dev(&map, "fb200000.camera:y", "fb200000.camera", &name, &kind);
+	if (rule)
+		format_regions(buf, &map, rule);
+	CHECKF(rule && !strcmp(buf, "cam"), "kind y -> %s", rule ? buf : "no rule");
+	CHECKF(name && !strcmp(name, "fb200000.camera") && kind && !strcmp(kind, "y"),
+	       "asked as %s/%s", name ?: "-", kind ?: "-");
+	rule = cma_map_match_dev(&map, "fb200000.camera:c", "fb200000.camera", &name, &kind);
+	if (rule)
+		format_regions(buf, &map, rule);
+	CHECKF(rule && !strcmp(buf, "codec-b") && !strcmp(name, "fb200000.camera:c") && !*kind,
+	       "kind c -> %s as %s/%s", rule ? buf : "no rule", name, kind);
+	end();
+}
+
 static void test_map_limits(void)
 {
 	static struct cma_map map;
@@ -1885,6 +1920,7 @@ int main(int argc, char **argv)
 	test_region_limits();
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		test_map_case(&map_cases[i]);
+	test_map_dev();
 	test_map_limits();
 	test_info_top();
 	for (i = 0; i < NR_ALLOCATORS; i++)
