@@ -29,13 +29,43 @@
  * /dev/cma ioctl round trip that cma-test's replay times.
  *
  * Writing "reset" to result frees what is still held and clears the
- * figures.  Trace lines are the format of tools/cma/trace.h; "#" lines,
+ * figures.
+ *
+ * With CONFIG_CMA_REGIONS, two more files (docs/benchmarks.md,
+ * "Contention"; tests/guest/movable.sh):
+ *
+ *   echo "DEV KIND SIZE ROUNDS" >/sys/kernel/debug/cma-bench/contend
+ *   cat /sys/kernel/debug/cma-bench/contend
+ *
+ * A kernel thread makes ROUNDS claims of SIZE bytes as DEV/KIND (a movable
+ * region under a hog: each migrates) and frees each; meanwhile the writer
+ * times, in a loop until the claims end, a 4 KiB dma_alloc_coherent() and
+ * dma_free_coherent() of the module's own device "cma-bench" (another
+ * device, with its own cma_map= rule), a read of
+ * /sys/kernel/mm/cma/<region>/used of the claimed region, and the last
+ * cma_put() of one of 64 page-sized chunks of DEV/KIND allocated before
+ * the claims.  Reading gives
+ *   claims <n> failed <n> claim-ns p50=<ns> max=<ns>
+ *   dma4k-ns n=<n> p50=<ns> p99=<ns> max=<ns>
+ *   used-read-ns n=<n> p50=<ns> p99=<ns> max=<ns>
+ *   put-ns n=<n> p50=<ns> p99=<ns> max=<ns>
+ *
+ *   echo "atomic DEV KIND" >/sys/kernel/debug/cma-bench/free
+ *   echo "reclaim DEV KIND" >/sys/kernel/debug/cma-bench/free
+ *
+ * allocate a page as DEV/KIND and release it with its last cma_put() with
+ * interrupts off and a spinlock held ("atomic"), or inside a reclaim
+ * context as lockdep sees one (fs_reclaim_acquire(GFP_KERNEL), what a
+ * shrinker runs under: "reclaim").  Neither may sleep, wait for a claim
+ * or deadlock; the debug kernel (DEBUG_ATOMIC_SLEEP, lockdep) reports it
+ * if they could.  Trace lines are the format of tools/cma/trace.h; "#" lines,
  * blank lines and the "cma"/"cma_map" directives are skipped, anything
  * else (or a size above 1 GiB) counts as a bad line; the first is logged.
  */
 #include <linux/cma.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -50,6 +80,11 @@
 #include <linux/vmalloc.h>
 #ifdef CONFIG_CMA_REGIONS
 #include <linux/cma-int.h>
+#include <linux/completion.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/sched/mm.h>
+#include <linux/spinlock.h>
 #endif
 
 #define CMA_BENCH_MAX_OPS	65536	/* timings kept per kind of operation */
@@ -347,6 +382,280 @@ static ssize_t cma_bench_result_write(struct file *file, const char __user *ubuf
 	return count;
 }
 
+#ifdef CONFIG_CMA_REGIONS
+#define CMA_BENCH_PUTS		64
+#define CMA_BENCH_SAMPLES	4096
+
+struct cma_bench_contend {
+	char dev[32], kind[32];
+	unsigned long size;
+	unsigned int rounds, claims, failed;
+	u64 claim_ns[64];
+	bool done;
+	struct completion started;
+};
+
+/*
+ * One run at a time (held across the run, which reads sysfs: never taken
+ * under a seq_file's lock); the last figures under their own lock, taken
+ * only to copy them.
+ */
+static DEFINE_MUTEX(cma_bench_contend_lock);
+static DEFINE_MUTEX(cma_bench_contend_out_lock);
+static char cma_bench_contend_out[512] = "none\n";
+
+static struct cma_region *cma_bench_found;
+
+/* cma_walk_regions(): find the region holding the address *@data. */
+static int cma_bench_region_of(struct cma_region *reg, void *data)
+{
+	unsigned long addr = *(unsigned long *)data;
+
+	if (addr < reg->start || addr - reg->start >= reg->size)
+		return 0;
+	cma_bench_found = reg;
+	return 1;
+}
+
+static int cma_bench_claimer(void *data)
+{
+	struct cma_bench_contend *c = data;
+	unsigned long addr;
+	unsigned int i;
+	u64 t0;
+
+	complete(&c->started);
+	for (i = 0; i < c->rounds; i++) {
+		t0 = ktime_get_ns();
+		addr = __cma_alloc(c->dev, c->kind, c->size, 0);
+		if (IS_ERR_VALUE(addr)) {
+			c->failed++;
+			continue;
+		}
+		if (c->claims < ARRAY_SIZE(c->claim_ns))
+			c->claim_ns[c->claims] = ktime_get_ns() - t0;
+		c->claims++;
+		cma_put(addr);
+	}
+	WRITE_ONCE(c->done, true);
+	return 0;
+}
+
+static void cma_bench_figures(char *buf, size_t len, const char *what,
+			      u64 *ns, unsigned int n)
+{
+	if (!n) {
+		scnprintf(buf, len, "%s n=0\n", what);
+		return;
+	}
+	sort(ns, n, sizeof(*ns), cma_bench_cmp, NULL);
+	scnprintf(buf, len, "%s n=%u p50=%llu p99=%llu max=%llu\n", what, n,
+		  ns[n / 2], ns[(n * 99) / 100], ns[n - 1]);
+}
+
+static int cma_bench_contend_run(struct cma_bench_contend *c)
+{
+	u64 *dma_ns, *read_ns, put_ns[CMA_BENCH_PUTS], t0;
+	unsigned long puts[CMA_BENCH_PUTS];
+	unsigned int nd = 0, nr = 0, np = 0, i;
+	struct task_struct *t;
+	struct cma_region *reg = NULL;
+	char path[80], val[32], *o, *res;
+	struct file *f = NULL;
+	dma_addr_t dma;
+	loff_t pos;
+	void *cpu;
+	int ret = 0;
+
+	dma_ns = vmalloc(CMA_BENCH_SAMPLES * sizeof(u64));
+	read_ns = vmalloc(CMA_BENCH_SAMPLES * sizeof(u64));
+	res = kzalloc(sizeof(cma_bench_contend_out), GFP_KERNEL);
+	if (!dma_ns || !read_ns || !res) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* The region the claims come from: the one holding a first chunk. */
+	for (i = 0; i < CMA_BENCH_PUTS; i++) {
+		puts[i] = __cma_alloc(c->dev, c->kind, PAGE_SIZE, 0);
+		if (IS_ERR_VALUE(puts[i])) {
+			ret = (long)puts[i];
+			while (i--)
+				cma_put(puts[i]);
+			goto out;
+		}
+	}
+	ret = cma_walk_regions(cma_bench_region_of, &puts[0]);
+	reg = ret > 0 ? cma_bench_found : NULL;
+	ret = 0;
+	if (reg) {
+		snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/used",
+			 reg->name);
+		f = filp_open(path, O_RDONLY, 0);
+		if (IS_ERR(f))
+			f = NULL;
+	}
+
+	init_completion(&c->started);
+	t = kthread_create(cma_bench_claimer, c, "cma-bench-claim");
+	if (IS_ERR(t)) {
+		ret = PTR_ERR(t);
+		for (i = 0; i < CMA_BENCH_PUTS; i++)
+			cma_put(puts[i]);
+		goto out;
+	}
+	get_task_struct(t);
+	wake_up_process(t);
+	wait_for_completion(&c->started);
+	while (!READ_ONCE(c->done)) {
+		if (nd < CMA_BENCH_SAMPLES) {
+			t0 = ktime_get_ns();
+			cpu = dma_alloc_coherent(&cma_bench_pdev->dev, SZ_4K,
+						 &dma, GFP_KERNEL);
+			if (cpu)
+				dma_free_coherent(&cma_bench_pdev->dev, SZ_4K,
+						  cpu, dma);
+			dma_ns[nd++] = ktime_get_ns() - t0;
+		}
+		if (f && nr < CMA_BENCH_SAMPLES) {
+			pos = 0;
+			t0 = ktime_get_ns();
+			kernel_read(f, val, sizeof(val) - 1, &pos);
+			read_ns[nr++] = ktime_get_ns() - t0;
+		}
+		if (np < CMA_BENCH_PUTS) {
+			t0 = ktime_get_ns();
+			cma_put(puts[np]);
+			put_ns[np++] = ktime_get_ns() - t0;
+		}
+		usleep_range(500, 1000);
+	}
+	kthread_stop(t);
+	put_task_struct(t);
+	for (i = np; i < CMA_BENCH_PUTS; i++)
+		cma_put(puts[i]);
+
+	o = res;
+	scnprintf(o, 128, "claims %u failed %u claim-ms", c->claims,
+		  c->failed);
+	for (i = 0; i < min_t(unsigned int, c->claims, 8); i++)
+		scnprintf(o + strlen(o), 128 - strlen(o), " %llu",
+			  div_u64(c->claim_ns[i], NSEC_PER_MSEC));
+	strlcat(o, "\n", 512);
+	cma_bench_figures(o + strlen(o), 512 - strlen(o), "dma4k-ns", dma_ns,
+			  nd);
+	cma_bench_figures(o + strlen(o), 512 - strlen(o), "used-read-ns",
+			  read_ns, nr);
+	cma_bench_figures(o + strlen(o), 512 - strlen(o), "put-ns", put_ns,
+			  np);
+	mutex_lock(&cma_bench_contend_out_lock);
+	strscpy(cma_bench_contend_out, res, sizeof(cma_bench_contend_out));
+	mutex_unlock(&cma_bench_contend_out_lock);
+out:
+	kfree(res);
+	if (f)
+		filp_close(f, NULL);
+	vfree(dma_ns);
+	vfree(read_ns);
+	return ret;
+}
+
+static ssize_t cma_bench_contend_write(struct file *file,
+				       const char __user *ubuf, size_t count,
+				       loff_t *ppos)
+{
+	struct cma_bench_contend *c;
+	char buf[128];
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	if (sscanf(buf, "%31s %31s %lu %u", c->dev, c->kind, &c->size,
+		   &c->rounds) != 4 || !c->size || !c->rounds) {
+		kfree(c);
+		return -EINVAL;
+	}
+	if (!strcmp(c->kind, "-"))
+		c->kind[0] = '\0';
+	mutex_lock(&cma_bench_contend_lock);
+	ret = cma_bench_contend_run(c);
+	mutex_unlock(&cma_bench_contend_lock);
+	kfree(c);
+	return ret ?: count;
+}
+
+static int cma_bench_contend_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&cma_bench_contend_out_lock);
+	seq_puts(m, cma_bench_contend_out);
+	mutex_unlock(&cma_bench_contend_out_lock);
+	return 0;
+}
+
+static int cma_bench_contend_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, cma_bench_contend_show, NULL);
+}
+
+static const struct file_operations cma_bench_contend_fops = {
+	.owner = THIS_MODULE,
+	.open = cma_bench_contend_open,
+	.read = seq_read,
+	.write = cma_bench_contend_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static DEFINE_SPINLOCK(cma_bench_atomic_lock);
+
+static ssize_t cma_bench_free_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	char buf[96], how[16], dev[32], kind[32];
+	unsigned long addr, flags;
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %31s %31s", how, dev, kind) != 3)
+		return -EINVAL;
+	if (!strcmp(kind, "-"))
+		kind[0] = '\0';
+	if (strcmp(how, "atomic") && strcmp(how, "reclaim"))
+		return -EINVAL;
+	addr = __cma_alloc(dev, kind, PAGE_SIZE, 0);
+	if (IS_ERR_VALUE(addr))
+		return (long)addr;
+	if (!strcmp(how, "atomic")) {
+		spin_lock_irqsave(&cma_bench_atomic_lock, flags);
+		ret = cma_put(addr);
+		spin_unlock_irqrestore(&cma_bench_atomic_lock, flags);
+	} else {
+		fs_reclaim_acquire(GFP_KERNEL);
+		ret = cma_put(addr);
+		fs_reclaim_release(GFP_KERNEL);
+	}
+	pr_info("cma-bench: %s: last cma_put() of %s/%s at %#lx: %d\n", how,
+		dev, kind, addr, ret);
+	return ret == 1 ? count : -EIO;
+}
+
+static const struct file_operations cma_bench_free_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = cma_bench_free_write,
+	.llseek = no_llseek,
+};
+#endif
+
 static const struct file_operations cma_bench_trace_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
@@ -394,6 +703,10 @@ static int __init cma_bench_init(void)
 	cma_bench_dir = debugfs_create_dir("cma-bench", NULL);
 	debugfs_create_file("trace", 0200, cma_bench_dir, NULL, &cma_bench_trace_fops);
 	debugfs_create_file("result", 0600, cma_bench_dir, NULL, &cma_bench_result_fops);
+#ifdef CONFIG_CMA_REGIONS
+	debugfs_create_file("contend", 0600, cma_bench_dir, NULL, &cma_bench_contend_fops);
+	debugfs_create_file("free", 0200, cma_bench_dir, NULL, &cma_bench_free_fops);
+#endif
 	return 0;
 
 err_pdev:

@@ -10,6 +10,12 @@
 #                       fallback to other memory
 #   dma-api.sh optout   cma_map=vivid.0=;vivid*=vivid: the first rule names
 #                       no region, so vivid.0 uses the DMA API's own memory
+#   dma-api.sh kinds    cma=...;cb=8M;... cma_map=fb200000.camera/y=cam;*=cb:
+#                       the camera's per-kind child fb200000.camera:y, which
+#                       "*" matches by its own name, still allocates as
+#                       fb200000.camera/y (kinds are never lost under a
+#                       catch-all rule); its kind "c", which no rule names,
+#                       goes where "*" says
 . /tests/lib.sh
 . /tests/camera-lib.sh
 . /tests/cma-lib.sh
@@ -106,6 +112,14 @@ placed)
 		check "dma-api: ... v4l2-compliance's buffers came from the region too (alloc_ok $ok1 -> $(cma_stat vivid alloc_ok))" \
 			[ "$(cma_stat vivid alloc_ok)" -gt "$ok1" ]
 	fi
+	;;
+kinds)
+	CAM=$(cam_node)
+	check "dma-api: the camera is $CAM" [ -n "$CAM" ]
+	placement NM12 640 480 "y=cam"
+	n=$(grep -c ' region=cb refs=1 owner=fb200000\.camera:c$' /tmp/chunks)
+	check "dma-api: ... and its kind \"c\" child's buffers, which no PARENT/KIND rule names, are chunks of cb by its own name ($n)" \
+		[ "$n" -ge 4 ]
 	;;
 optout)
 	ok0=$(cma_stat vivid alloc_ok)

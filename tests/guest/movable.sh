@@ -169,6 +169,25 @@ scenario_default() {
 		"hog: checked $(( ($(sed -n 's/^hog: holding \([0-9]*\) KiB anonymous, \([0-9]*\) KiB file.*/\1 + \2/p' "$T/hog.out") ) / 4)) pages, 0 bad" \
 		"$(hog_check)"
 
+	# Claims migrating from under the hog hold no lock that others need
+	# (issue 23): meanwhile the last cma_put() of a chunk of the same
+	# region, another device's 4 KiB dma_alloc_coherent() and a read of the
+	# region's sysfs statistics go on (drivers/cma-bench, "contend").  A
+	# release from atomic context (interrupts off, a spinlock held) and one
+	# from a reclaim context (a shrinker's) neither sleep nor deadlock: the
+	# debug kernel (DEBUG_ATOMIC_SLEEP, lockdep) would report it.
+	B=/sys/kernel/debug/cma-bench
+	modprobe cma-bench
+	check "movable: cma-bench: two 4 MiB claims of codec-b under the hog while a free, a 4 KiB dma_alloc_coherent() and a sysfs read go on" \
+		sh -c "echo 's5p-codec b $((4 * MiB)) 2' >$B/contend"
+	sed 's/^/# contend: /' "$B/contend"
+	check "movable: ... both claims succeeded" grep -q '^claims 2 failed 0 ' "$B/contend"
+	check "movable: a chunk's last cma_put() with interrupts off and a spinlock held" \
+		sh -c "echo 'atomic s5p-codec b' >$B/free"
+	check "movable: a chunk's last cma_put() in a reclaim context (a shrinker's)" \
+		sh -c "echo 'reclaim s5p-codec b' >$B/free"
+	rmmod cma-bench
+
 	# A camera stream from the lent memory while the hog holds the rest.
 	if [ -e /dev/video0 ]; then
 		check "movable: the camera streams 4 frames from cam under pressure" \

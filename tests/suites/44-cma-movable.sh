@@ -7,7 +7,7 @@
 # every region static, '*', bad input, and regions from the command line.
 # The host compares MemTotal with the regions movable and static.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 66 debug=33
+t_plan 70 debug=37
 
 declare -A memtotal
 for scenario in default static all bad cmdline; do

@@ -22,6 +22,7 @@
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/kstrtox.h>
 
 #include "shim.h"
@@ -117,6 +118,49 @@ int shim_log_count(const char *needle)
 	return n;
 }
 
+/*
+ * Locks: each thread's count of the mutexes and spinlocks it holds.
+ * Sleeping (a mutex, a GFP_KERNEL allocation) under a spinlock is a
+ * warning; so are a migration with more than one mutex held (only the
+ * region's claim mutex may be) and a release (free_contig_range()) with
+ * any mutex held: a release must never wait for a claim.
+ */
+__thread int shim_mutexes_held, shim_spins_held;
+__thread long shim_mutex_locks;		/* mutex_lock() calls */
+static __thread int shim_hook_mutexes;	/* held around shim_contig_hook */
+
+void shim_might_sleep(const char *what, gfp_t gfp)
+{
+	if (gfp == GFP_KERNEL && shim_spins_held)
+		shim_warn(__FILE__, __LINE__, "a GFP_KERNEL allocation under a spinlock");
+}
+
+void spin_lock_init(spinlock_t *lock)
+{
+	pthread_mutexattr_t attr;
+
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
+	pthread_mutex_init(&lock->m, &attr);
+	pthread_mutexattr_destroy(&attr);
+}
+
+void shim_spin_lock(spinlock_t *lock)
+{
+	if (pthread_mutex_lock(&lock->m))
+		shim_warn(__FILE__, __LINE__, "spin_lock() of a spinlock this thread holds");
+	else
+		shim_spins_held++;
+}
+
+void shim_spin_unlock(spinlock_t *lock)
+{
+	if (pthread_mutex_unlock(&lock->m))
+		shim_warn(__FILE__, __LINE__, "spin_unlock() of a spinlock not held");
+	else
+		shim_spins_held--;
+}
+
 /* Mutexes */
 
 void mutex_init(struct mutex *lock)
@@ -137,14 +181,21 @@ void mutex_destroy(struct mutex *lock)
 
 void mutex_lock(struct mutex *lock)
 {
+	if (shim_spins_held)
+		shim_warn(__FILE__, __LINE__, "mutex_lock() under a spinlock");
+	shim_mutex_locks++;
 	if (pthread_mutex_lock(&lock->m))
 		shim_warn(__FILE__, __LINE__, "mutex_lock() of a mutex this thread holds");
+	else
+		shim_mutexes_held++;
 }
 
 void mutex_unlock(struct mutex *lock)
 {
 	if (pthread_mutex_unlock(&lock->m))
 		shim_warn(__FILE__, __LINE__, "mutex_unlock() of a mutex not held");
+	else
+		shim_mutexes_held--;
 }
 
 /* Strings */
@@ -223,6 +274,7 @@ unsigned long totalcma_pages;
 unsigned long shim_zone_split;
 long shim_contig_calls, shim_contig_errors, shim_lent_blocks;
 int shim_contig_fail;
+void (*shim_contig_hook)(void);
 
 static bool shim_frame_ok(unsigned long pfn, int state, const char *what)
 {
@@ -239,6 +291,16 @@ int alloc_contig_range(unsigned long start, unsigned long end,
 {
 	unsigned long pfn;
 
+	if (shim_spins_held)
+		shim_warn(__FILE__, __LINE__, "alloc_contig_range() under a spinlock");
+	if (shim_mutexes_held > 1)
+		shim_warn(__FILE__, __LINE__, "alloc_contig_range() with a CMA lock held besides the region's claim mutex");
+	/* What migration may run meanwhile: direct reclaim, a shrinker. */
+	if (shim_contig_hook) {
+		shim_hook_mutexes = shim_mutexes_held;
+		shim_contig_hook();
+		shim_hook_mutexes = 0;
+	}
 	pthread_mutex_lock(&shim_page_lock);
 	shim_contig_calls++;
 	if (migratetype != MIGRATE_CMA || start >= end)
@@ -263,6 +325,8 @@ int alloc_contig_range(unsigned long start, unsigned long end,
 
 void free_contig_range(unsigned long pfn, unsigned long nr_pages)
 {
+	if (shim_mutexes_held > shim_hook_mutexes)
+		shim_warn(__FILE__, __LINE__, "free_contig_range() with a mutex held: a release waits for claims");
 	pthread_mutex_lock(&shim_page_lock);
 	for (; nr_pages; nr_pages--, pfn++)
 		if (shim_frame_ok(pfn, SHIM_HELD, "free_contig_range"))

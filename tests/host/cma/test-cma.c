@@ -465,6 +465,41 @@ static void test_map_case(const struct map_case *c)
 	end();
 }
 
+/*
+ * The DMA API's lookup for a per-kind child "PARENT:KIND" (issue 23, item
+ * 3): PARENT/KIND rules first, so that a catch-all rule that also matches
+ * the child's own name never takes the kind.
+ */
+static void test_map_dev(void)
+{
+	static struct cma_map map;
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { .quiet = true };
+	char rstr[] = "cam=1M;codec-b=1M;r3=1M";
+	char mstr[] = "fb200000.camera/y=cam;*=codec-b";
+	const struct cma_map_rule *rule;
+	const char *name = NULL, *kind = NULL;
+	char buf[600];
+	unsigned int nr;
+
+	begin("cma_map=fb200000.camera/y=cam;*=codec-b: the child fb200000.camera:y keeps its kind");
+	nr = cma_parse_regions(rstr, regs, CMA_MAX_REGIONS, &rep);
+	cma_parse_map(mstr, &map, regs, nr, &rep);
+	CHECK(rep.problems == 0);
+	rule = cma_map_match_dev(&map, "fb200000.camera:y", "fb200000.camera", &name, &kind);
+	if (rule)
+		format_regions(buf, &map, rule);
+	CHECKF(rule && !strcmp(buf, "cam"), "kind y -> %s", rule ? buf : "no rule");
+	CHECKF(name && !strcmp(name, "fb200000.camera") && kind && !strcmp(kind, "y"),
+	       "asked as %s/%s", name ?: "-", kind ?: "-");
+	rule = cma_map_match_dev(&map, "fb200000.camera:c", "fb200000.camera", &name, &kind);
+	if (rule)
+		format_regions(buf, &map, rule);
+	CHECKF(rule && !strcmp(buf, "codec-b") && !strcmp(name, "fb200000.camera:c") && !*kind,
+	       "kind c -> %s as %s/%s", rule ? buf : "no rule", name, kind);
+	end();
+}
+
 static void test_map_limits(void)
 {
 	static struct cma_map map;
@@ -1723,6 +1758,80 @@ static void boot_movable(void)
 	end();
 }
 
+/*
+ * A release during a claim (issue 23): migrating may enter direct reclaim,
+ * whose shrinkers may free a region's buffer, so the last cma_put() can run
+ * inside a claim, on the claiming thread.  It must neither deadlock on a
+ * lock the claim holds nor wait for it: the claim holds no CMA lock but
+ * its region's claim mutex, which a release never takes.
+ */
+static unsigned long claim_hook_addr;
+static int claim_hook_ret = -100, claim_hook_mutexes = -1;
+static long claim_hook_locks = -1;
+
+static void claim_hook(void)
+{
+	long locks = shim_mutex_locks;
+
+	shim_contig_hook = NULL;
+	claim_hook_mutexes = shim_mutexes_held;
+	claim_hook_ret = cma_put(claim_hook_addr);
+	claim_hook_locks = shim_mutex_locks - locks;
+}
+
+static void boot_movable_release_in_claim(void)
+{
+	struct boot b = { "a=8M@0x40000000", "x=a", .movable = "a" };
+	struct cma_region *a;
+	unsigned long x, y;
+
+	begin("movable: the last cma_put() inside a claim (a shrinker freeing a buffer) neither deadlocks nor waits");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	a = cma_region_find("a");
+	y = cma_alloc(dev("x"), NULL, MiB, 0);
+	CHECK(y == 0x40000000 && HELD(y, MiB) == PFN(MiB));
+	claim_hook_addr = y;
+	shim_contig_hook = claim_hook;
+	x = cma_alloc(dev("x"), NULL, MiB, 0);
+	CHECKF(x == 0x40100000, "%#lx", x);
+	CHECKF(claim_hook_ret == 1, "cma_put() inside the claim: %d", claim_hook_ret);
+	CHECKF(claim_hook_mutexes == 1, "%d mutexes held by the claim", claim_hook_mutexes);
+	CHECKF(claim_hook_locks == 0, "the release took %ld mutexes", claim_hook_locks);
+	CHECK(LENT(y, MiB) == PFN(MiB) && a->used == MiB && a->nr_chunks == 1);
+	CHECK(cma_put(x) == 1 && LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
+	CHECKF(shim_warnings == 0, "%d warnings", shim_warnings);
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/*
+ * A fatal signal while a claim migrates ends the allocation at once: the
+ * rule's next region is not tried (issue 23, item 6).
+ */
+static void boot_movable_eintr(void)
+{
+	struct boot b = { "a=8M@0x40000000;b=8M@0x44000000", "x=a,b", .movable = "a,b" };
+	unsigned long y;
+
+	begin("movable: -EINTR in the first region of a rule ends the call; the next region is not tried");
+	CHECK(boot(&b) == 2);
+	shim_run_initcalls();
+	shim_contig_fail = -EINTR;
+	y = shim_contig_calls;
+	CHECK(cma_alloc(dev("x"), NULL, MiB, 0) == (unsigned long)-EINTR);
+	CHECKF(shim_contig_calls - y == 1, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(cma_region_find("b")->alloc_fails == 0);
+	shim_contig_fail = 0;
+	CHECK(LENT(0x40000000, 8 * MiB) == PFN(8 * MiB) && LENT(0x44000000, 8 * MiB) == PFN(8 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 static void boot_movable_all(void)
 {
 	struct boot b = { "a=8M@0x40000000;c=1M;big=12M/4M", "*=a",
@@ -1811,6 +1920,7 @@ int main(int argc, char **argv)
 	test_region_limits();
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		test_map_case(&map_cases[i]);
+	test_map_dev();
 	test_map_limits();
 	test_info_top();
 	for (i = 0; i < NR_ALLOCATORS; i++)
@@ -1847,6 +1957,8 @@ int main(int argc, char **argv)
 	run_forked("boot_unregister", boot_unregister);
 	run_forked("boot_threads", boot_threads);
 	run_forked("boot_movable", boot_movable);
+	run_forked("boot_movable_release_in_claim", boot_movable_release_in_claim);
+	run_forked("boot_movable_eintr", boot_movable_eintr);
 	run_forked("boot_movable_all", boot_movable_all);
 	run_forked("boot_movable_defaults", boot_movable_defaults);
 	run_forked("boot_movable_zones", boot_movable_zones);

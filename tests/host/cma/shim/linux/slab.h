@@ -10,9 +10,11 @@
 #include <linux/types.h>
 
 void *shim_kmalloc(size_t size, int zero);
+void shim_might_sleep(const char *what, gfp_t gfp);
 void kfree(const void *p);
 
-#define kmalloc(size, gfp)	shim_kmalloc(size, 0)
-#define kzalloc(size, gfp)	shim_kmalloc(size, 1)
+/* GFP_KERNEL may sleep: a warning under a spinlock. */
+#define kmalloc(size, gfp)	(shim_might_sleep("kmalloc", gfp), shim_kmalloc(size, 0))
+#define kzalloc(size, gfp)	(shim_might_sleep("kzalloc", gfp), shim_kmalloc(size, 1))
 
 #endif
