@@ -245,7 +245,7 @@ s5p_kernel_build() {
 		# An interrupted build must not pass for the one stamped before.
 		rm -f "$KBUILD/.s5p-stamp"
 		cmp -s "$KCONFIG_OUT" "$KBUILD/.config" || cp "$KCONFIG_OUT" "$KBUILD/.config"
-		s5p_log "kernel: building zImage and modules for $board ($flavour flavour) in $KBUILD (about 8 to 10 min on 2 cores when cold)"
+		s5p_log "kernel: building zImage and modules for $board ($flavour flavour) in $KBUILD (about 4 to 6 min on 2 cores when cold)"
 		s5p_run_logged "$KBUILD/build.log" "make zImage modules" \
 			"${S5P_KMAKE[@]}" -C "$KSRC" O="$KBUILD" zImage modules
 		echo "$stamp" >"$KBUILD/.s5p-stamp"
