@@ -24,7 +24,9 @@ for scenario in default static all bad cmdline; do
 	t_guest_end goni "$scenario"
 done
 if [ -n "${memtotal[default]:-}" ] && [ -n "${memtotal[static]:-}" ]; then
-	t_check "goni: movable regions add their 24 MiB to MemTotal (${memtotal[default]} kB movable, ${memtotal[static]} kB static)" \
-		[ $((memtotal[default] - memtotal[static])) = 24576 ]
+	# (the lent regions' size, as the default boot's guest checks found it)
+	lent=$(sed -n 's/.*CmaTotal is the three regions (\([0-9]*\) MiB).*/\1/p' "$T_TMP/goni-default.out" | head -n 1)
+	t_check "goni: movable regions add their ${lent:-?} MiB to MemTotal (${memtotal[default]} kB movable, ${memtotal[static]} kB static)" \
+		[ -n "$lent" ] && [ $((memtotal[default] - memtotal[static])) = $((lent * 1024)) ]
 fi
 t_done
