@@ -124,6 +124,9 @@ build() {
 	shift 2
 	# (this run's own file until the step ends: another checkout's run
 	# sharing the cache may build the same step, and its lines are not ours)
+	# (created before tail looks for it: the step's shell may not have
+	# opened it yet)
+	: >"$blog.$$"
 	"$@" >"$blog.$$" 2>&1 </dev/null &
 	building=$!
 	tail -n +1 -s 0.5 -f --pid="$building" "$blog.$$" | sed -u 's/^/#   /' &
