@@ -108,7 +108,7 @@ interrupted() {
 	[ ${#running[@]} = 0 ] || kill -TERM "${!running[@]}" 2>/dev/null
 	wait
 	printf '%s passed, %s failed, %s skipped\n' "$passed" "$((failed + 1))" "$skipped"
-	rm -f "$times" "${boot_times:-}"
+	rm -f "$times" "${boot_times:-}" "$logdir"/build-*.log.$$
 	exit 130
 }
 trap interrupted INT TERM
