@@ -83,8 +83,11 @@ s5p_build_lock() {
 	if [ "$S5P_BUILD_LOCK_DEPTH" = 0 ]; then
 		exec 9>>"$S5P_BUILD_LOCK"
 		if ! flock -n 9; then
+			local w=$(date +%s)
 			s5p_log "waiting for another build to finish (lock $S5P_BUILD_LOCK)"
 			flock 9
+			# (a step's time below includes this wait: say how long)
+			s5p_log "the other build finished: waited $(($(date +%s) - w)) s"
 		fi
 	fi
 	S5P_BUILD_LOCK_DEPTH=$((S5P_BUILD_LOCK_DEPTH + 1))
