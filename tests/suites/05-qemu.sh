@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # QEMU device tests (tests/qtest/s5pv210-test from qemu-patches/), a short
 # fixed-seed run of the hostile-programming qtest (s5pv210-hostile-test,
-# 7 devices; scripts/hostile-qemu.sh runs the long one, docs/qemu.md) and
+# 8 devices; scripts/hostile-qemu.sh runs the long one, docs/qemu.md) and
 # the machines' handling of bad options, and QEMU's checkpatch.pl on every
 # patch of qemu-patches/.  On the asan QEMU (what
 # tests/run.sh uses) a sanitizer report fails the run it appears in.
 # s5p-timeout: 1800
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 33
+t_plan 34
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2
