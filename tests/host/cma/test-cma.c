@@ -1985,7 +1985,7 @@ static void boot_movable_dma_retry(void)
 	CHECK(shim_sleeps == 0);
 	/* Pinned for a moment: the DMA path's retry gets it. */
 	shim_sleep_hook = unpin_hook;
-	x = cma_alloc_busy_retry("x", NULL, 8 * MiB, 0);
+	x = cma_alloc_for_dma("x", NULL, 8 * MiB, 0);
 	CHECKF(x == 0x40000000, "%#lx", x);
 	CHECK(shim_sleeps == 1);
 	CHECK(cma_put(x) == 1);
@@ -1994,14 +1994,14 @@ static void boot_movable_dma_retry(void)
 	shim_sleeps = 0;
 	shim_pin(PFN(0x40000000) + 9, 1);
 	y = shim_contig_calls;
-	CHECK(cma_alloc_busy_retry("x", NULL, 8 * MiB, 0) == EBUSY_RET);
+	CHECK(cma_alloc_for_dma("x", NULL, 8 * MiB, 0) == EBUSY_RET);
 	CHECKF(shim_sleeps == 4 && shim_contig_calls - y == 5, "%ld sleeps, %ld tries",
 	       shim_sleeps, shim_contig_calls - y);
 	/* A fatal signal in the sleep: -EINTR, no more tries. */
 	shim_sleeps = 0;
 	shim_sleep_hook = kill_hook;
 	y = shim_contig_calls;
-	CHECK(cma_alloc_busy_retry("x", NULL, 8 * MiB, 0) == (unsigned long)-EINTR);
+	CHECK(cma_alloc_for_dma("x", NULL, 8 * MiB, 0) == (unsigned long)-EINTR);
 	CHECK(shim_sleeps == 1 && shim_contig_calls - y == 1);
 	shim_fatal_signal = 0;
 	shim_sleep_hook = NULL;
