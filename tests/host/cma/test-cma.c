@@ -1536,6 +1536,45 @@ static void boot_init_failure(void)
 	end();
 }
 
+/*
+ * The DMA API's view (issue 23, items 8 and 9): a rule whose regions all
+ * failed at boot does not make the device's pages required from regions
+ * (it could never allocate); a buffer freed twice does not drop the
+ * reference of the owner its address went to since.
+ */
+static void boot_dma_rules(void)
+{
+	struct boot b = { "a=4M@0x40000000;b=1M", "x=a;y=a,b;w=b;z=" };
+	const char *name, *kind;
+	unsigned long p, q;
+
+	begin("dma: a rule of failed regions needs none; a double free keeps the next owner's chunk");
+	CHECK(boot(&b) == 2);
+	shim_fail_after = 0;		/* bf's first kzalloc(), for region a */
+	shim_run_initcalls();
+	shim_fail_after = -1;
+	CHECKF(cma_map_dev_nr_regions("x", NULL, &name, &kind) == 0, "x: %d regions",
+	       cma_map_dev_nr_regions("x", NULL, &name, &kind));
+	CHECK(cma_map_dev_nr_regions("y", NULL, &name, &kind) == 1);
+	CHECK(cma_map_dev_nr_regions("z", NULL, &name, &kind) == 0);
+	CHECK(cma_map_dev_nr_regions("v", NULL, &name, &kind) == -ENOENT);
+
+	p = cma_alloc_for_dma("y", "", 4096, 0);
+	CHECKF(p == 0x57f00000, "%#lx", p);
+	CHECK(cma_put_owned(p, 4096, "y", "") == 1);
+	q = cma_alloc_for_dma("w", "", 4096, 0);
+	CHECKF(q == p, "%#lx", q);
+	/* y frees its buffer again: w's chunk stays. */
+	CHECK(cma_put_owned(p, 4096, "y", "") == -ENOENT);
+	CHECK(cma_put_owned(q, 8192, "w", "") == -ENOENT);
+	CHECK(cma_region_find("b")->nr_chunks == 1);
+	CHECK(cma_put_owned(q, 4096, "w", NULL) == 1);
+	CHECK(cma_region_find("b")->nr_chunks == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 /* Parameters an allocator does not take never reserve anything. */
 static void boot_params_refused(void)
 {
@@ -2173,6 +2212,7 @@ int main(int argc, char **argv)
 	run_forked("boot_api", boot_api);
 	run_forked("boot_kmalloc_failures", boot_kmalloc_failures);
 	run_forked("boot_init_failure", boot_init_failure);
+	run_forked("boot_dma_rules", boot_dma_rules);
 	run_forked("boot_params_refused", boot_params_refused);
 	run_forked("boot_unclosed", boot_unclosed);
 	run_forked("boot_kmemleak", boot_kmemleak);
