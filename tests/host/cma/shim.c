@@ -653,3 +653,62 @@ again:
 	}
 	return index;
 }
+
+/* Trace events and vmstat counters */
+
+#include <linux/vmstat.h>
+#include <trace/events/cma_regions.h>
+
+struct shim_trace shim_trace;
+long shim_vm_events[SHIM_NR_VM_EVENTS];
+static pthread_mutex_t shim_trace_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void trace_cma_regions_alloc_start(const char *region, const char *dev,
+				   const char *kind, unsigned long size,
+				   unsigned long align)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.starts++;
+	pthread_mutex_unlock(&shim_trace_lock);
+}
+
+void trace_cma_regions_alloc_finish(const char *region, const char *dev,
+				    const char *kind, unsigned long size,
+				    unsigned long align, unsigned long addr,
+				    int err, unsigned int tries, u64 ns,
+				    unsigned long migrated)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.finishes++;
+	snprintf(shim_trace.region, sizeof(shim_trace.region), "%s", region);
+	snprintf(shim_trace.dev, sizeof(shim_trace.dev), "%s", dev);
+	snprintf(shim_trace.kind, sizeof(shim_trace.kind), "%s", kind);
+	shim_trace.size = size;
+	shim_trace.align = align;
+	shim_trace.addr = addr;
+	shim_trace.err = err;
+	shim_trace.tries = tries;
+	shim_trace.ns = ns;
+	shim_trace.migrated = migrated;
+	pthread_mutex_unlock(&shim_trace_lock);
+}
+
+void trace_cma_regions_claim_busy(const char *region, unsigned long pfn,
+				  unsigned long count, unsigned long busy_pfn,
+				  int err)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.busy++;
+	shim_trace.busy_pfn = busy_pfn;
+	shim_trace.busy_count = count;
+	pthread_mutex_unlock(&shim_trace_lock);
+}
+
+void trace_cma_regions_release(const char *region, const char *dev,
+			       const char *kind, unsigned long addr,
+			       unsigned long size)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.releases++;
+	pthread_mutex_unlock(&shim_trace_lock);
+}

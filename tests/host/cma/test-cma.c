@@ -27,6 +27,8 @@
 
 #include "cma-regions.h"
 #include "shim.h"
+#include <linux/vmstat.h>
+#include <trace/events/cma_regions.h>
 
 #define MiB (1UL << 20)
 #define KiB (1UL << 10)
@@ -1769,6 +1771,7 @@ static void boot_movable(void)
 			  .movable = "a,b,c,zz,,b@d" };
 	struct cma_region *a;
 	unsigned long x, y, pfn;
+	long fails;
 
 	begin("boot: cma_movable= lends whole-pageblock regions; the others stay static, with a reason");
 	CHECK(boot(&b) == 4);
@@ -1809,12 +1812,27 @@ static void boot_movable(void)
 	 */
 	shim_pin(PFN(0x40000000) + 5, 1);
 	shim_resident(PFN(0x40000000) + 1, 2, 1);
+	shim_resident(PFN(0x40000000) + 16, 1, 1);
 	y = shim_contig_calls;
+	memset(&shim_trace, 0, sizeof(shim_trace));
+	pfn = shim_vm_events[CMA_ALLOC_SUCCESS];
 	x = cma_alloc(dev("x"), NULL, MiB, 0);
 	CHECKF(x == 0x40006000, "%#lx", x);
 	CHECKF(shim_contig_calls - y == 7, "%ld ranges tried", shim_contig_calls - y);
 	CHECK(a->claims == 2 && a->claim_busy == 6);
-	CHECKF(a->claim_wasted == 3 + 3 + 2 + 1 + 1 + 1, "%lu pages wasted", a->claim_wasted);
+	CHECKF(a->claim_wasted == 3 + 3 + 2 + 1 + 1 + 1 + 6, "%lu pages wasted", a->claim_wasted);
+	/* The trace events and /proc/vmstat's counters say the same. */
+	CHECK(shim_trace.starts == 1 && shim_trace.finishes == 1 && shim_trace.busy == 6);
+	CHECKF(!strcmp(shim_trace.region, "a") && !strcmp(shim_trace.dev, "x") &&
+	       shim_trace.addr == x && shim_trace.err == 0 && shim_trace.tries == 7 &&
+	       shim_trace.migrated == 1 && shim_trace.size == MiB && shim_trace.ns > 0,
+	       "finish: region=%s dev=%s addr=%#lx err=%d tries=%u migrated=%lu",
+	       shim_trace.region, shim_trace.dev, shim_trace.addr, shim_trace.err,
+	       shim_trace.tries, shim_trace.migrated);
+	CHECKF(shim_trace.busy_pfn == PFN(0x40000000) + 5 && shim_trace.busy_count == 256,
+	       "busy pfn %#lx", shim_trace.busy_pfn);
+	CHECK(shim_vm_events[CMA_ALLOC_SUCCESS] == (long)pfn + 1);
+	shim_resident(PFN(0x40000000) + 16, 1, 0);
 	CHECK(a->used == MiB && a->nr_chunks == 1);
 	/* The busy ranges went back to the allocator, their pages still lent. */
 	CHECK(LENT(0x40000000, 0x6000) == 6);
@@ -1827,7 +1845,10 @@ static void boot_movable(void)
 		shim_pin(pfn, 1);
 	y = shim_contig_calls;
 	shim_log_clear();	/* a debug line per range would fill it */
+	fails = shim_vm_events[CMA_ALLOC_FAIL];
 	CHECK(cma_alloc(dev("x"), NULL, 512 * KiB, 0) == EBUSY_RET);
+	CHECK(shim_vm_events[CMA_ALLOC_FAIL] == fails + 1);
+	CHECK(shim_trace.err == -EBUSY && shim_trace.addr == 0);
 	pfn = (7 * MiB - 0x6000 - 512 * KiB) / 4096 + 1;
 	CHECKF(shim_contig_calls - y == (long)pfn, "%ld ranges tried, expected %lu",
 	       shim_contig_calls - y, pfn);
