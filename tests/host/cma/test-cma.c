@@ -1577,6 +1577,52 @@ static void boot_dma_rules(void)
 	end();
 }
 
+/*
+ * Counter semantics (issue 23, item 10): alloc_fail counts failed
+ * requests, once in each region they tried, not the regions a served
+ * request tried first; a range being claimed is neither lent nor used.
+ */
+static unsigned long transit_seen = -1UL;
+static struct cma_region *transit_reg;
+
+static void transit_hook(void)
+{
+	transit_seen = transit_reg->in_transit;
+}
+
+static void boot_counters(void)
+{
+	struct boot b = { "a=1M@0x40000000;b=4M@0x44000000;m=4M@0x48000000", "x=a,b;y=m",
+			  .movable = "m" };
+	struct cma_region *a, *bb;
+	unsigned long x;
+
+	begin("counters: alloc_fail counts failed requests; a range in transit is not lent");
+	CHECK(boot(&b) == 3);
+	shim_run_initcalls();
+	a = cma_region_find("a");
+	bb = cma_region_find("b");
+	x = cma_alloc(dev("x"), NULL, 2 * MiB, 0);
+	CHECKF(x == 0x44000000 || (x >= 0x44000000 && x < 0x44400000), "%#lx", x);
+	CHECKF(a->alloc_fails == 0 && bb->alloc_fails == 0 && bb->allocs == 1,
+	       "a: %lu fails, b: %lu fails", a->alloc_fails, bb->alloc_fails);
+	CHECK(cma_alloc(dev("x"), NULL, 8 * MiB, 0) == (unsigned long)-ENOMEM);
+	CHECKF(a->alloc_fails == 1 && bb->alloc_fails == 1,
+	       "a: %lu fails, b: %lu fails", a->alloc_fails, bb->alloc_fails);
+	CHECK(cma_put(x) == 1);
+	transit_reg = cma_region_find("m");
+	shim_contig_hook = transit_hook;
+	x = cma_alloc(dev("y"), NULL, MiB, 0);
+	shim_contig_hook = NULL;
+	CHECKF(transit_seen == MiB && transit_reg->in_transit == 0,
+	       "in transit during the claim: %#lx, after: %#lx", transit_seen,
+	       transit_reg->in_transit);
+	CHECK(cma_put(x) == 1);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 /* Parameters an allocator does not take never reserve anything. */
 static void boot_params_refused(void)
 {
@@ -2234,6 +2280,7 @@ int main(int argc, char **argv)
 	run_forked("boot_kmalloc_failures", boot_kmalloc_failures);
 	run_forked("boot_init_failure", boot_init_failure);
 	run_forked("boot_dma_rules", boot_dma_rules);
+	run_forked("boot_counters", boot_counters);
 	run_forked("boot_params_refused", boot_params_refused);
 	run_forked("boot_unclosed", boot_unclosed);
 	run_forked("boot_kmemleak", boot_kmemleak);
