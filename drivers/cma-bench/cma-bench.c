@@ -564,19 +564,23 @@ static ssize_t cma_bench_contend_write(struct file *file,
 				       loff_t *ppos)
 {
 	struct cma_bench_contend *c;
-	char buf[128];
+	char *buf;
 	int ret;
 
-	if (count >= sizeof(buf))
+	if (count >= 128)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	if (!c) {
+		kfree(buf);
 		return -ENOMEM;
-	if (sscanf(buf, "%31s %31s %lu %u", c->dev, c->kind, &c->size,
-		   &c->rounds) != 4 || !c->size || !c->rounds) {
+	}
+	ret = sscanf(buf, "%31s %31s %lu %u", c->dev, c->kind, &c->size,
+		     &c->rounds);
+	kfree(buf);
+	if (ret != 4 || !c->size || !c->rounds) {
 		kfree(c);
 		return -EINVAL;
 	}
@@ -616,16 +620,18 @@ static DEFINE_SPINLOCK(cma_bench_atomic_lock);
 static ssize_t cma_bench_free_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
-	char buf[96], how[16], dev[32], kind[32];
+	char *buf, how[16], dev[32], kind[32];
 	unsigned long addr, flags;
 	int ret;
 
-	if (count >= sizeof(buf))
+	if (count >= 96)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (sscanf(buf, "%15s %31s %31s", how, dev, kind) != 3)
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = sscanf(buf, "%15s %31s %31s", how, dev, kind);
+	kfree(buf);
+	if (ret != 3)
 		return -EINVAL;
 	if (!strcmp(kind, "-"))
 		kind[0] = '\0';

@@ -144,6 +144,43 @@ cma: error: cma_map=t/x=x: no region x; skipped" \
 	sequence bf1 b bf 0x44800000
 	cma_nothing_lost "stats: nothing lost after the sequences"
 
+	# The cma_regions trace events, /proc/vmstat's counters and the
+	# pageblock view, as docs/cma.md "Tracing" uses them.
+	tr=/sys/kernel/tracing
+	[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
+	check "trace: the cma_regions events are in tracefs" test -d "$tr/events/cma_regions"
+	echo 1 >"$tr/events/cma_regions/enable"
+	echo >"$tr/trace"
+	ok0=$(awk '$1 == "cma_alloc_success" { print $2 }' /proc/vmstat)
+	fail0=$(awk '$1 == "cma_alloc_fail" { print $2 }' /proc/vmstat)
+	session_start trace
+	echo "a t/f 1M" >&7
+	echo "a t/f 8M" >&7
+	stats_now ff1
+	check "pageblocks: ff1's one pageblock holds the 1 MiB chunk" \
+		grep -Eqx '0x44000000 chunk +pages=1024 chunk=256 movable=0 unmovable=0' \
+		"$CMA_DEBUGFS/pageblocks/ff1"
+	echo "f $(fd_at 0x44000000)" >&7
+	stats_now ff1
+	session_end
+	echo 0 >"$tr/events/cma_regions/enable"
+	cat "$tr/trace" >"$T/trace"
+	grep cma_regions "$T/trace" | sed 's/^/# /'
+	check_eq "vmstat: one cma_alloc_success and one cma_alloc_fail more" \
+		"$((ok0 + 1)) $((fail0 + 1))" \
+		"$(awk '$1 == "cma_alloc_success" { s = $2 } $1 == "cma_alloc_fail" { f = $2 } END { print s, f }' /proc/vmstat)"
+	check "trace: cma_regions_alloc_start for the rule of t/f" \
+		grep -q 'cma_regions_alloc_start: region=- owner=t/f size=0x100000 align=0x1000$' "$T/trace"
+	check "trace: cma_regions_alloc_finish with the region, address and no claim" \
+		grep -Eq 'cma_regions_alloc_finish: region=ff1 owner=t/f size=0x100000 align=0x1000 addr=0x44000000 err=0 tries=0 ns=[0-9]+ migrated=0$' "$T/trace"
+	check "trace: the 8 MiB request finishes with -ENOMEM" \
+		grep -Eq 'cma_regions_alloc_finish: region=ff1 owner=t/f size=0x800000 align=0x1000 addr=0x0 err=-12 tries=0 ' "$T/trace"
+	check "trace: cma_regions_release of the chunk" \
+		grep -q 'cma_regions_release: region=ff1 owner=t/f addr=0x44000000 size=0x100000$' "$T/trace"
+	check "pageblocks: free again" \
+		grep -Eqx '0x44000000 free +pages=1024 chunk=0 movable=0 unmovable=0' \
+		"$CMA_DEBUGFS/pageblocks/ff1"
+
 	# bigphysarea=256: a 1 MiB region with ff, the 2004 table, a 2004 driver.
 	base=$(cma_stat bigphysarea base)
 	check_eq "bigphysarea: region bigphysarea, 256 pages, first fit" \

@@ -9,7 +9,7 @@
 # strings; and one Goni boot with a device tree /memreserve/ where a region
 # would otherwise go.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 280 debug=100
+t_plan 286 debug=103
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"
 
 # ktap LOG BOARD: the cma-regions KUnit suite's results in a console log.

@@ -5,7 +5,7 @@
 # bitmap allocators and bigphysarea, in the guest: two Goni boots running
 # /tests/cma-stats.sh (tests/guest/cma-stats.sh says what each checks).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 77 debug=68
+t_plan 85 debug=76
 
 main_append="cma=ff1=4M@0x44000000:ff;bm=4M@0x44400000:bitmap;bf1=4M@0x44800000;x=1M:bitmap(p)"
 main_append+=" cma_map=t/f=ff1;t/m=bm;t/b=bf1;t/x=x bigphysarea=256"

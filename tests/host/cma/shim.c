@@ -67,7 +67,7 @@ void kfree(const void *p)
 
 /* printk */
 
-char shim_log[1 << 16];
+char shim_log[1 << 20];
 size_t shim_log_len;
 int shim_log_echo;
 
@@ -270,6 +270,7 @@ void free_reserved_page(struct page *page)
  */
 #define SHIM_FRAMES	(1UL << 20)
 static unsigned char shim_frame[SHIM_FRAMES], shim_pinned[SHIM_FRAMES];
+static unsigned char shim_in_use[SHIM_FRAMES];
 unsigned long totalcma_pages;
 unsigned long shim_zone_split;
 long shim_contig_calls, shim_contig_errors, shim_lent_blocks;
@@ -369,6 +370,32 @@ void shim_pin(unsigned long pfn, int pinned)
 		shim_pinned[pfn] = pinned;
 }
 
+/* A movable page lives in @nr frames from @pfn (or not): page_count() 1. */
+void shim_resident(unsigned long pfn, unsigned long nr, int resident)
+{
+	for (; nr && pfn < SHIM_FRAMES; nr--, pfn++)
+		shim_in_use[pfn] = resident;
+}
+
+int page_count(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	return pfn < SHIM_FRAMES && (shim_pinned[pfn] || shim_in_use[pfn]);
+}
+
+int shim_fatal_signal;
+long shim_sleeps;
+void (*shim_sleep_hook)(void);
+
+long schedule_timeout_killable(long timeout)
+{
+	shim_sleeps++;
+	if (shim_sleep_hook)
+		shim_sleep_hook();
+	return 0;
+}
+
 struct zone *page_zone(const struct page *page)
 {
 	static struct zone zones[2] = { { 0 }, { 1 } };
@@ -402,8 +429,10 @@ struct shim_range {
 	unsigned long long base, size;
 };
 
-static struct shim_range shim_ram[8], shim_rsv[64];
-static int shim_nr_ram, shim_nr_rsv;
+struct memblock_region shim_ram[8];
+int shim_nr_ram;
+static struct shim_range shim_rsv[64];
+static int shim_nr_rsv;
 
 void shim_memblock_reset(void)
 {
@@ -414,7 +443,44 @@ void shim_memblock_reset(void)
 void shim_memblock_add(unsigned long long base, unsigned long long size)
 {
 	shim_ram[shim_nr_ram].base = base;
+	shim_ram[shim_nr_ram].flags = 0;
 	shim_ram[shim_nr_ram++].size = size;
+}
+
+/*
+ * memblock_mark_nomap() of a range inside one bank (a device tree
+ * reserved-memory node with no-map): the bank is split, as memblock
+ * splits its memory regions, and the range is memory but not reserved.
+ */
+void shim_memblock_mark_nomap(unsigned long long base, unsigned long long size)
+{
+	struct memblock_region bank;
+	int i;
+
+	for (i = 0; i < shim_nr_ram; i++)
+		if (base >= shim_ram[i].base &&
+		    base + size <= shim_ram[i].base + shim_ram[i].size)
+			break;
+	if (i == shim_nr_ram)
+		abort();
+	bank = shim_ram[i];
+	memmove(&shim_ram[i], &shim_ram[i + 1], (--shim_nr_ram - i) * sizeof(bank));
+	if (base > bank.base)
+		shim_memblock_add(bank.base, base - bank.base);
+	shim_memblock_add(base, size);
+	shim_ram[shim_nr_ram - 1].flags = MEMBLOCK_NOMAP;
+	if (base + size < bank.base + bank.size)
+		shim_memblock_add(base + size, bank.base + bank.size - (base + size));
+	/* Back in address order. */
+	for (i = 1; i < shim_nr_ram; i++) {
+		int j;
+
+		for (j = i; j && shim_ram[j - 1].base > shim_ram[j].base; j--) {
+			bank = shim_ram[j];
+			shim_ram[j] = shim_ram[j - 1];
+			shim_ram[j - 1] = bank;
+		}
+	}
 }
 
 bool memblock_is_region_memory(phys_addr_t base, phys_addr_t size)
@@ -469,7 +535,7 @@ phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
 	for (i = shim_nr_ram - 1; i >= 0; i--) {
 		unsigned long long lo = shim_ram[i].base, a;
 
-		if (shim_ram[i].size < size)
+		if (shim_ram[i].size < size || memblock_is_nomap(&shim_ram[i]))
 			continue;
 		for (a = (lo + shim_ram[i].size - size) & ~((unsigned long long)align - 1);
 		     a >= lo; a -= align) {
@@ -586,4 +652,63 @@ again:
 		goto again;
 	}
 	return index;
+}
+
+/* Trace events and vmstat counters */
+
+#include <linux/vmstat.h>
+#include <trace/events/cma_regions.h>
+
+struct shim_trace shim_trace;
+long shim_vm_events[SHIM_NR_VM_EVENTS];
+static pthread_mutex_t shim_trace_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void trace_cma_regions_alloc_start(const char *region, const char *dev,
+				   const char *kind, unsigned long size,
+				   unsigned long align)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.starts++;
+	pthread_mutex_unlock(&shim_trace_lock);
+}
+
+void trace_cma_regions_alloc_finish(const char *region, const char *dev,
+				    const char *kind, unsigned long size,
+				    unsigned long align, unsigned long addr,
+				    int err, unsigned int tries, u64 ns,
+				    unsigned long migrated)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.finishes++;
+	snprintf(shim_trace.region, sizeof(shim_trace.region), "%s", region);
+	snprintf(shim_trace.dev, sizeof(shim_trace.dev), "%s", dev);
+	snprintf(shim_trace.kind, sizeof(shim_trace.kind), "%s", kind);
+	shim_trace.size = size;
+	shim_trace.align = align;
+	shim_trace.addr = addr;
+	shim_trace.err = err;
+	shim_trace.tries = tries;
+	shim_trace.ns = ns;
+	shim_trace.migrated = migrated;
+	pthread_mutex_unlock(&shim_trace_lock);
+}
+
+void trace_cma_regions_claim_busy(const char *region, unsigned long pfn,
+				  unsigned long count, unsigned long busy_pfn,
+				  int err)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.busy++;
+	shim_trace.busy_pfn = busy_pfn;
+	shim_trace.busy_count = count;
+	pthread_mutex_unlock(&shim_trace_lock);
+}
+
+void trace_cma_regions_release(const char *region, const char *dev,
+			       const char *kind, unsigned long addr,
+			       unsigned long size)
+{
+	pthread_mutex_lock(&shim_trace_lock);
+	shim_trace.releases++;
+	pthread_mutex_unlock(&shim_trace_lock);
 }

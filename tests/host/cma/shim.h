@@ -15,6 +15,7 @@ void shim_log_clear(void);
 int shim_log_count(const char *needle);
 void shim_memblock_reset(void);
 void shim_memblock_add(unsigned long long base, unsigned long long size);
+void shim_memblock_mark_nomap(unsigned long long base, unsigned long long size);
 int shim_is_reserved_exactly(unsigned long long base, unsigned long long size);
 int shim_early_param(const char *name, const char *val);
 void shim_run_initcalls(void);
@@ -30,5 +31,9 @@ extern __thread long shim_mutex_locks;
 int shim_frame_state(unsigned long pfn);
 unsigned long shim_frames_in(unsigned long pfn, unsigned long nr, int state);
 void shim_pin(unsigned long pfn, int pinned);
+void shim_resident(unsigned long pfn, unsigned long nr, int resident);
+extern int shim_fatal_signal;
+extern long shim_sleeps;
+extern void (*shim_sleep_hook)(void);
 
 #endif

@@ -27,6 +27,8 @@
 
 #include "cma-regions.h"
 #include "shim.h"
+#include <linux/vmstat.h>
+#include <trace/events/cma_regions.h>
 
 #define MiB (1UL << 20)
 #define KiB (1UL << 10)
@@ -163,8 +165,16 @@ static const struct region_case region_cases[] = {
 	{ "a=4097", 0, NULL, { { "a", 0, 8192, 4096, "bf" } } },
 	{ "a=1M/0", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
 	{ "a=1M/1K", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
-	{ "a=1M@0x40000001", 0, NULL, { { "a", 0x40001000, MiB, 4096, "bf" } } },
-	{ "a=1M@0x40010000/1M", 0, NULL, { { "a", 0x40100000, MiB, MiB, "bf" } } },
+	/* A START is where the region goes, or it is refused: never rounded. */
+	{ "a=1M@0x40000001", 1,
+	  "cma=a=1M@0x40000001: start 0x40000001 is not aligned to 0x1000; region refused",
+	  { { NULL } } },
+	{ "a=1M@0x40010000/1M;b=1M", 1,
+	  "cma=a=1M@0x40010000/1M: start 0x40010000 is not aligned to 0x100000; region refused",
+	  { { "b", 0, MiB, 4096, "bf" } } },
+	{ "a=1M@0x40100000/1M", 0, NULL, { { "a", 0x40100000, MiB, MiB, "bf" } } },
+	/* START 0 is "anywhere", as if absent (the spec): address 0 cannot be asked for. */
+	{ "a=1M@0/1M", 0, NULL, { { "a", 0, MiB, MiB, "bf" } } },
 	{ "A_b-9=1G", 0, NULL, { { "A_b-9", 0, 1024 * MiB, 4096, "bf" } } },
 	{ "sixteen_chars_ab=1M", 0, NULL, { { "sixteen_chars_ab", 0, MiB, 4096, "bf" } } },
 	{ "a=1M:", 0, NULL, { { "a", 0, MiB, 4096, "bf" } } },
@@ -952,6 +962,8 @@ static void test_bf_fixed(void)
 
 /* Boots: each in a child process, so that the framework starts fresh. */
 
+#define PFN(addr)	((unsigned long)(addr) >> 12)
+
 /* The allocator the boots below give each command-line region (NULL: bf). */
 static const char *boot_alloc;
 
@@ -960,6 +972,7 @@ struct boot {
 	const char *def_cma, *def_map;	/* the platform's; NULL: none */
 	int board;			/* 0: Goni, 1: Aquila, 2: 0-1G */
 	const char *movable, *def_movable; /* cma_movable=, the platform's */
+	unsigned long long nomap[2];	/* a no-map reserved-memory node: base, size */
 };
 
 static int boot(const struct boot *b)
@@ -975,6 +988,8 @@ static int boot(const struct boot *b)
 	}
 	memblock_reserve(0x30008000, 8 * MiB);		/* the kernel */
 	memblock_reserve(0x32800000, 4 * MiB);		/* the initramfs */
+	if (b->nomap[1])
+		shim_memblock_mark_nomap(b->nomap[0], b->nomap[1]);
 	if (b->cma && boot_alloc) {
 		static char cma[600];
 		const char *p;
@@ -1200,6 +1215,38 @@ static void boot_bad_ranges(void)
 	CHECK(cma_alloc(dev("d"), NULL, 4096, 0) == 0x40000000);
 	CHECK(cma_alloc(dev("e"), NULL, 4096, 0) == (unsigned long)-ENOMEM);
 	CHECK(cma_alloc(dev("f"), NULL, 4096, 0) == 0x57f00000);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/*
+ * A device tree reserved-memory node with no-map is memory that memblock
+ * does not count as reserved, and that the kernel does not map: a fixed
+ * region there would be zeroed through a mapping that does not exist
+ * (issue 23, item 4).  A region placed by memblock never lands there.
+ */
+static void boot_nomap(void)
+{
+	struct boot b = {
+		"fw=1M@0x57e00000;half=2M@0x57b00000;ok=1M@0x48400000;any=4M",
+		"*=any,ok", .nomap = { 0x57c00000, 4 * MiB },
+	};
+	unsigned long x;
+
+	begin("boot: a fixed region over no-map memory is refused; a free one avoids it");
+	CHECK(boot(&b) == 2);
+	CHECK_LOG("cma: error: region fw: 0x57e00000-0x57efffff overlaps no-map memory (a reserved-memory node the kernel does not map); region refused");
+	CHECK_LOG("cma: error: region half: 0x57b00000-0x57cfffff overlaps no-map memory (a reserved-memory node the kernel does not map); region refused");
+	CHECK_ERRORS(2);
+	CHECKF(cma_region_find("any") && cma_region_find("any")->start == 0x57800000,
+	       "any at %#lx", cma_region_find("any") ? cma_region_find("any")->start : 0);
+	CHECK(cma_region_find("ok")->start == 0x48400000);
+	shim_run_initcalls();
+	shim_pages_reset();
+	x = cma_alloc(dev("d"), NULL, 4 * MiB, 0);
+	CHECKF(x == 0x57800000, "%#lx", x);
+	CHECK(shim_pages_cleared == PFN(4 * MiB) && shim_cleared_hi < PFN(0x57c00000));
 	if (case_failed)
 		dump_log();
 	end();
@@ -1491,6 +1538,91 @@ static void boot_init_failure(void)
 	end();
 }
 
+/*
+ * The DMA API's view (issue 23, items 8 and 9): a rule whose regions all
+ * failed at boot does not make the device's pages required from regions
+ * (it could never allocate); a buffer freed twice does not drop the
+ * reference of the owner its address went to since.
+ */
+static void boot_dma_rules(void)
+{
+	struct boot b = { "a=4M@0x40000000;b=1M", "x=a;y=a,b;w=b;z=" };
+	const char *name, *kind;
+	unsigned long p, q;
+
+	begin("dma: a rule of failed regions needs none; a double free keeps the next owner's chunk");
+	CHECK(boot(&b) == 2);
+	shim_fail_after = 0;		/* bf's first kzalloc(), for region a */
+	shim_run_initcalls();
+	shim_fail_after = -1;
+	CHECKF(cma_map_dev_nr_regions("x", NULL, &name, &kind) == 0, "x: %d regions",
+	       cma_map_dev_nr_regions("x", NULL, &name, &kind));
+	CHECK(cma_map_dev_nr_regions("y", NULL, &name, &kind) == 1);
+	CHECK(cma_map_dev_nr_regions("z", NULL, &name, &kind) == 0);
+	CHECK(cma_map_dev_nr_regions("v", NULL, &name, &kind) == -ENOENT);
+
+	p = cma_alloc_for_dma("y", "", 4096, 0);
+	CHECKF(p == 0x57f00000, "%#lx", p);
+	CHECK(cma_put_owned(p, 4096, "y", "") == 1);
+	q = cma_alloc_for_dma("w", "", 4096, 0);
+	CHECKF(q == p, "%#lx", q);
+	/* y frees its buffer again: w's chunk stays. */
+	CHECK(cma_put_owned(p, 4096, "y", "") == -ENOENT);
+	CHECK(cma_put_owned(q, 8192, "w", "") == -ENOENT);
+	CHECK(cma_region_find("b")->nr_chunks == 1);
+	CHECK(cma_put_owned(q, 4096, "w", NULL) == 1);
+	CHECK(cma_region_find("b")->nr_chunks == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/*
+ * Counter semantics (issue 23, item 10): alloc_fail counts failed
+ * requests, once in each region they tried, not the regions a served
+ * request tried first; a range being claimed is neither lent nor used.
+ */
+static unsigned long transit_seen = -1UL;
+static struct cma_region *transit_reg;
+
+static void transit_hook(void)
+{
+	transit_seen = transit_reg->in_transit;
+}
+
+static void boot_counters(void)
+{
+	struct boot b = { "a=1M@0x40000000;b=4M@0x44000000;m=4M@0x48000000", "x=a,b;y=m",
+			  .movable = "m" };
+	struct cma_region *a, *bb;
+	unsigned long x;
+
+	begin("counters: alloc_fail counts failed requests; a range in transit is not lent");
+	CHECK(boot(&b) == 3);
+	shim_run_initcalls();
+	a = cma_region_find("a");
+	bb = cma_region_find("b");
+	x = cma_alloc(dev("x"), NULL, 2 * MiB, 0);
+	CHECKF(x == 0x44000000 || (x >= 0x44000000 && x < 0x44400000), "%#lx", x);
+	CHECKF(a->alloc_fails == 0 && bb->alloc_fails == 0 && bb->allocs == 1,
+	       "a: %lu fails, b: %lu fails", a->alloc_fails, bb->alloc_fails);
+	CHECK(cma_alloc(dev("x"), NULL, 8 * MiB, 0) == (unsigned long)-ENOMEM);
+	CHECKF(a->alloc_fails == 1 && bb->alloc_fails == 1,
+	       "a: %lu fails, b: %lu fails", a->alloc_fails, bb->alloc_fails);
+	CHECK(cma_put(x) == 1);
+	transit_reg = cma_region_find("m");
+	shim_contig_hook = transit_hook;
+	x = cma_alloc(dev("y"), NULL, MiB, 0);
+	shim_contig_hook = NULL;
+	CHECKF(transit_seen == MiB && transit_reg->in_transit == 0,
+	       "in transit during the claim: %#lx, after: %#lx", transit_seen,
+	       transit_reg->in_transit);
+	CHECK(cma_put(x) == 1);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 /* Parameters an allocator does not take never reserve anything. */
 static void boot_params_refused(void)
 {
@@ -1675,7 +1807,6 @@ static void boot_threads(void)
 
 /* Movable regions (cma_movable=): what is lent, held and tried. */
 
-#define PFN(addr)	((unsigned long)(addr) >> 12)
 #define LENT(addr, size)	shim_frames_in(PFN(addr), (size) >> 12, SHIM_LENT)
 #define HELD(addr, size)	shim_frames_in(PFN(addr), (size) >> 12, SHIM_HELD)
 #define EBUSY_RET	((unsigned long)-EBUSY)
@@ -1686,6 +1817,7 @@ static void boot_movable(void)
 			  .movable = "a,b,c,zz,,b@d" };
 	struct cma_region *a;
 	unsigned long x, y, pfn;
+	long fails;
 
 	begin("boot: cma_movable= lends whole-pageblock regions; the others stay static, with a reason");
 	CHECK(boot(&b) == 4);
@@ -1718,26 +1850,57 @@ static void boot_movable(void)
 	CHECK(cma_alloc(dev("z"), NULL, MiB, 0) != EBUSY_RET);
 	CHECK(shim_contig_calls == y);
 
-	/* A range holding a page that cannot move: the next, disjoint one. */
+	/*
+	 * A range holding a page that cannot move: slide on a page (the
+	 * alignment) at a time, as 6.1's cma_alloc() does, each busy range
+	 * going back at once; the pages that were in use in the busy ranges
+	 * are counted as migrations thrown away.
+	 */
 	shim_pin(PFN(0x40000000) + 5, 1);
+	shim_resident(PFN(0x40000000) + 1, 2, 1);
+	shim_resident(PFN(0x40000000) + 16, 1, 1);
+	y = shim_contig_calls;
+	memset(&shim_trace, 0, sizeof(shim_trace));
+	pfn = shim_vm_events[CMA_ALLOC_SUCCESS];
 	x = cma_alloc(dev("x"), NULL, MiB, 0);
-	CHECKF(x == 0x40100000, "%#lx", x);
-	CHECK(a->claims == 2 && a->claim_busy == 1);
+	CHECKF(x == 0x40006000, "%#lx", x);
+	CHECKF(shim_contig_calls - y == 7, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(a->claims == 2 && a->claim_busy == 6);
+	CHECKF(a->claim_wasted == 3 + 3 + 2 + 1 + 1 + 1 + 6, "%lu pages wasted", a->claim_wasted);
+	/* The trace events and /proc/vmstat's counters say the same. */
+	CHECK(shim_trace.starts == 1 && shim_trace.finishes == 1 && shim_trace.busy == 6);
+	CHECKF(!strcmp(shim_trace.region, "a") && !strcmp(shim_trace.dev, "x") &&
+	       shim_trace.addr == x && shim_trace.err == 0 && shim_trace.tries == 7 &&
+	       shim_trace.migrated == 1 && shim_trace.size == MiB && shim_trace.ns > 0,
+	       "finish: region=%s dev=%s addr=%#lx err=%d tries=%u migrated=%lu",
+	       shim_trace.region, shim_trace.dev, shim_trace.addr, shim_trace.err,
+	       shim_trace.tries, shim_trace.migrated);
+	CHECKF(shim_trace.busy_pfn == PFN(0x40000000) + 5 && shim_trace.busy_count == 256,
+	       "busy pfn %#lx", shim_trace.busy_pfn);
+	CHECK(shim_vm_events[CMA_ALLOC_SUCCESS] == (long)pfn + 1);
+	shim_resident(PFN(0x40000000) + 16, 1, 0);
 	CHECK(a->used == MiB && a->nr_chunks == 1);
-	/* The busy range went back to the allocator, its pages still lent. */
-	CHECK(LENT(0x40000000, MiB) == PFN(MiB));
-	CHECK(cma_region_largest_free(a) == 6 * MiB);
+	/* The busy ranges went back to the allocator, their pages still lent. */
+	CHECK(LENT(0x40000000, 0x6000) == 6);
+	CHECK(cma_region_largest_free(a) == 7 * MiB - 0x6000);
 	CHECK(shim_log_count("could not be moved") == 0);
+	shim_resident(PFN(0x40000000) + 1, 2, 0);
 
-	/* A page pinned in every 256 KiB: 8 ranges tried, then -EBUSY. */
+	/* A page pinned in every 256 KiB: every position is tried, then -EBUSY. */
 	for (pfn = PFN(0x40000000) + 7; pfn < PFN(0x40800000); pfn += 64)
 		shim_pin(pfn, 1);
 	y = shim_contig_calls;
+	shim_log_clear();	/* a debug line per range would fill it */
+	fails = shim_vm_events[CMA_ALLOC_FAIL];
 	CHECK(cma_alloc(dev("x"), NULL, 512 * KiB, 0) == EBUSY_RET);
-	CHECKF(shim_contig_calls - y == 8, "%ld ranges tried", shim_contig_calls - y);
-	CHECK(a->claim_busy == 9 && a->alloc_fails == 1);
+	CHECK(shim_vm_events[CMA_ALLOC_FAIL] == fails + 1);
+	CHECK(shim_trace.err == -EBUSY && shim_trace.addr == 0);
+	pfn = (7 * MiB - 0x6000 - 512 * KiB) / 4096 + 1;
+	CHECKF(shim_contig_calls - y == (long)pfn, "%ld ranges tried, expected %lu",
+	       shim_contig_calls - y, pfn);
+	CHECK(a->claim_busy == 6 + pfn && a->alloc_fails == 1);
 	CHECK_LOG("cma: x/: 0x80000 bytes: the pages of the free ranges tried could not be moved (-16)");
-	CHECK(a->used == MiB && cma_region_largest_free(a) == 6 * MiB);
+	CHECK(a->used == MiB && cma_region_largest_free(a) == 7 * MiB - 0x6000);
 	CHECK(LENT(0x40000000, 8 * MiB) == PFN(7 * MiB));
 	/* A region that cannot serve the size at all is still -ENOMEM. */
 	CHECK(cma_alloc(dev("x"), NULL, 16 * MiB, 0) == (unsigned long)-ENOMEM);
@@ -1832,6 +1995,129 @@ static void boot_movable_eintr(void)
 	end();
 }
 
+/*
+ * Busy pages in each of the first eight 1 MiB ranges: the 8 disjoint tries
+ * of old all failed, while sliding finds the range past the last busy page
+ * (issue 23, item 6).
+ */
+static void boot_movable_slide(void)
+{
+	struct boot b = { "a=16M@0x40000000", "x=a", .movable = "a" };
+	struct cma_region *a;
+	unsigned long x, y, k;
+
+	begin("movable (%s): a claim slides through the region past busy pages, as 6.1's cma_alloc()",
+	      boot_alloc ?: "bf");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	a = cma_region_find("a");
+	for (k = 0; k < 8; k++)
+		shim_pin(PFN(0x40000000 + k * MiB + 512 * KiB), 1);
+	y = shim_contig_calls;
+	x = cma_alloc(dev("x"), NULL, MiB, 0);
+	CHECKF(x == 0x40781000, "%#lx", x);
+	CHECKF(shim_contig_calls - y == 1922, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(a->claim_busy == 1921 && a->claims == 1 && a->alloc_fails == 0);
+	CHECK(cma_put(x) == 1 && LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/* A fatal signal while a claim slides: -EINTR at once, no next region. */
+static int signal_after;
+
+static void signal_hook(void)
+{
+	if (!--signal_after)
+		shim_fatal_signal = 1;
+}
+
+static void boot_movable_signal(void)
+{
+	struct boot b = { "a=8M@0x40000000;b=8M@0x44000000", "x=a,b", .movable = "a,b" };
+	unsigned long y, pfn;
+
+	begin("movable: a fatal signal during busy tries ends the call at once; the next region is not tried");
+	CHECK(boot(&b) == 2);
+	shim_run_initcalls();
+	for (pfn = PFN(0x40000000); pfn < PFN(0x40800000); pfn += 64)
+		shim_pin(pfn, 1);
+	signal_after = 3;
+	shim_contig_hook = signal_hook;
+	y = shim_contig_calls;
+	CHECK(cma_alloc(dev("x"), NULL, MiB, 0) == (unsigned long)-EINTR);
+	CHECKF(shim_contig_calls - y == 3, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(cma_region_find("b")->alloc_fails == 0 && cma_region_find("b")->used == 0);
+	shim_contig_hook = NULL;
+	shim_fatal_signal = 0;
+	CHECK(LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/*
+ * The DMA API's allocations (REQBUFS) retry a busy claim a few times after
+ * a short sleep: a page pinned for a moment does not fail them while the
+ * region has room (issue 23, item 6).
+ */
+static void unpin_hook(void)
+{
+	unsigned long pfn;
+
+	for (pfn = PFN(0x40000000); pfn < PFN(0x40800000); pfn++)
+		shim_pin(pfn, 0);
+}
+
+static void kill_hook(void)
+{
+	shim_fatal_signal = 1;
+}
+
+static void boot_movable_dma_retry(void)
+{
+	struct boot b = { "a=8M@0x40000000", "x=a", .movable = "a" };
+	unsigned long x, y;
+
+	begin("movable: the DMA path retries a busy claim after a sleep, a bounded number of times");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	/* The whole region, with one page pinned in it: busy. */
+	shim_pin(PFN(0x40000000) + 9, 1);
+	CHECK(cma_alloc(dev("x"), NULL, 8 * MiB, 0) == EBUSY_RET);
+	CHECK(shim_sleeps == 0);
+	/* Pinned for a moment: the DMA path's retry gets it. */
+	shim_sleep_hook = unpin_hook;
+	x = cma_alloc_for_dma("x", NULL, 8 * MiB, 0);
+	CHECKF(x == 0x40000000, "%#lx", x);
+	CHECK(shim_sleeps == 1);
+	CHECK(cma_put(x) == 1);
+	/* Pinned for good: a bounded number of sleeps, then -EBUSY. */
+	shim_sleep_hook = NULL;
+	shim_sleeps = 0;
+	shim_pin(PFN(0x40000000) + 9, 1);
+	y = shim_contig_calls;
+	CHECK(cma_alloc_for_dma("x", NULL, 8 * MiB, 0) == EBUSY_RET);
+	CHECKF(shim_sleeps == 4 && shim_contig_calls - y == 5, "%ld sleeps, %ld tries",
+	       shim_sleeps, shim_contig_calls - y);
+	/* A fatal signal in the sleep: -EINTR, no more tries. */
+	shim_sleeps = 0;
+	shim_sleep_hook = kill_hook;
+	y = shim_contig_calls;
+	CHECK(cma_alloc_for_dma("x", NULL, 8 * MiB, 0) == (unsigned long)-EINTR);
+	CHECK(shim_sleeps == 1 && shim_contig_calls - y == 1);
+	shim_fatal_signal = 0;
+	shim_sleep_hook = NULL;
+	CHECK(LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 static void boot_movable_all(void)
 {
 	struct boot b = { "a=8M@0x40000000;c=1M;big=12M/4M", "*=a",
@@ -1881,6 +2167,48 @@ static void boot_movable_defaults(void)
 	CHECK(boot(&e) == 1);
 	CHECK_LOG("cma: cma_movable= (command line)");
 	CHECK(!cma_region_find("p")->movable && totalcma_pages == 0);
+	end();
+}
+
+/*
+ * A region cma_movable= names (or "*" matches) is placed by memblock at a
+ * pageblock boundary, so whether it lends never depends on where memblock
+ * happened to put it (issue 23, item 5); one that is not made of whole
+ * pageblocks keeps its own alignment and stays static.
+ */
+static void boot_movable_placed(void)
+{
+	struct boot n = { "x=1M;m=4M;s=1M", "*=m", .movable = "m,s" };
+	struct boot a = { "x=1M;m=4M;c=1M", "*=m", .movable = "*" };
+	struct cma_region *m;
+	pid_t pid;
+
+	begin("boot: a movable region placed by memblock sits on pageblocks and lends");
+	pid = fork();
+	if (!pid) {
+		CHECK(boot(&n) == 3);
+		m = cma_region_find("m");
+		CHECKF(m->start == 0x57800000 && m->movable, "m at %#lx", m->start);
+		CHECK_LOG("cma: region m: base=0x57800000 size=0x00400000 align=0x400000 allocator=bf");
+		CHECK_LOG("cma: error: region s: 0x57e00000-0x57efffff is not made of whole 4096 KiB pageblocks; it stays static");
+		CHECK_ERRORS(1);
+		CHECK(cma_region_find("s")->alignment == 4096);
+		CHECK(totalcma_pages == PFN(4 * MiB));
+		shim_run_initcalls();
+		CHECK(shim_lent_blocks == 1);
+		if (case_failed)
+			dump_log();
+		_exit(case_failed);
+	}
+	CHECK(wait_ok(pid));
+	CHECK(boot(&a) == 3);
+	m = cma_region_find("m");
+	CHECKF(m->start == 0x57800000 && m->movable, "m at %#lx", m->start);
+	CHECK(!cma_region_find("x")->movable && !cma_region_find("c")->movable);
+	CHECK_ERRORS(0);
+	CHECK(totalcma_pages == PFN(4 * MiB));
+	if (case_failed)
+		dump_log();
 	end();
 }
 
@@ -1945,11 +2273,14 @@ int main(int argc, char **argv)
 	run_forked("boot_override_map", boot_override_map);
 	run_forked("boot_empty", boot_empty);
 	run_forked("boot_bad_ranges", boot_bad_ranges);
+	run_forked("boot_nomap", boot_nomap);
 	run_forked("boot_too_long", boot_too_long);
 	run_forked("boot_spec_example", boot_spec_example);
 	run_forked("boot_api", boot_api);
 	run_forked("boot_kmalloc_failures", boot_kmalloc_failures);
 	run_forked("boot_init_failure", boot_init_failure);
+	run_forked("boot_dma_rules", boot_dma_rules);
+	run_forked("boot_counters", boot_counters);
 	run_forked("boot_params_refused", boot_params_refused);
 	run_forked("boot_unclosed", boot_unclosed);
 	run_forked("boot_kmemleak", boot_kmemleak);
@@ -1959,8 +2290,12 @@ int main(int argc, char **argv)
 	run_forked("boot_movable", boot_movable);
 	run_forked("boot_movable_release_in_claim", boot_movable_release_in_claim);
 	run_forked("boot_movable_eintr", boot_movable_eintr);
+	run_forked("boot_movable_slide", boot_movable_slide);
+	run_forked("boot_movable_signal", boot_movable_signal);
+	run_forked("boot_movable_dma_retry", boot_movable_dma_retry);
 	run_forked("boot_movable_all", boot_movable_all);
 	run_forked("boot_movable_defaults", boot_movable_defaults);
+	run_forked("boot_movable_placed", boot_movable_placed);
 	run_forked("boot_movable_zones", boot_movable_zones);
 #ifdef HAVE_CMA_EARLY_REGION
 	run_forked("boot_early_region", boot_early_region);
@@ -1971,6 +2306,7 @@ int main(int argc, char **argv)
 		run_forked("boot_cmdline", boot_cmdline);
 		run_forked("boot_api", boot_api);
 		run_forked("boot_threads", boot_threads);
+		run_forked("boot_movable_slide", boot_movable_slide);
 	}
 	boot_alloc = NULL;
 

@@ -20,5 +20,7 @@ struct page;
 #define pfn_to_page(pfn)	((struct page *)(unsigned long)(pfn))
 #define page_to_pfn(page)	((unsigned long)(page))
 void free_reserved_page(struct page *page);
+/* A frame a test pinned or made resident (shim_resident()) is in use. */
+int page_count(const struct page *page);
 
 #endif
