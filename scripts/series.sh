@@ -69,6 +69,13 @@ dev)
 			s5p_die "git worktree add failed (does branch '$name' exist? git -C $TREE branch -D $name)"
 		git -C "$TREE" config "branch.$name.s5pseries" "$(series_hash)"
 	fi
+	# Commits made in a dev tree are the series' patches: the project's
+	# identity, as their From: and Signed-off-by: lines carry it (the
+	# cache's tree commits the pristine source as s5p-build@localhost).
+	git -C "$dev" config --worktree user.name "$S5P_PATCH_NAME" 2>/dev/null ||
+		git -C "$TREE" config user.name "$S5P_PATCH_NAME"
+	git -C "$dev" config --worktree user.email "$S5P_PATCH_EMAIL" 2>/dev/null ||
+		git -C "$TREE" config user.email "$S5P_PATCH_EMAIL"
 	echo "$dev"
 	;;
 export)

@@ -9,6 +9,10 @@ S5P_CACHE=${S5P_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/s5pv210-cma}
 export S5P_TOP S5P_CACHE
 
 s5p_log()  { printf '==> %s\n' "$*" >&2; }
+# The identity of the project's patches (From: and Signed-off-by: of
+# kernel-patches/ and qemu-patches/; scripts/series.sh dev sets it in a dev tree).
+S5P_PATCH_NAME="S5PV210 CMA project"
+S5P_PATCH_EMAIL="cma@s5pv210-cma.org"
 s5p_info() { printf '    %s\n' "$*" >&2; }
 s5p_die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
