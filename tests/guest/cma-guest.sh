@@ -298,14 +298,16 @@ scenario_override() {
 	cma=$(echo "$want" | tr ' ' '\n' | sed -n 's/^cma=//p')
 	map=$(echo "$want" | tr ' ' '\n' | sed -n 's/^cma_map=//p')
 	if [ -n "$cma" ]; then
-		check_eq "CMA boot log: cma= from the command line" \
-			"cma: cma=$cma (command line)" "$(klog | grep '^cma: cma=')"
+		check_eq "CMA boot log: cma= from the command line, which says it replaces the device tree's" \
+			"cma: cma= of the command line replaces the device tree's
+cma: cma=$cma (command line)" "$(klog | grep '^cma: cma=')"
 	else
 		check_eq "CMA boot log: cma= stays the device tree's" \
 			"cma: cma=$DEF_CMA (device tree)" "$(klog | grep '^cma: cma=')"
 	fi
-	check_eq "CMA boot log: cma_map= from the command line" \
-		"cma: cma_map=$map (command line)" "$(klog | grep '^cma: cma_map=')"
+	check_eq "CMA boot log: cma_map= from the command line, which says it replaces the device tree's" \
+		"cma: cma_map= of the command line replaces the device tree's
+cma: cma_map=$map (command line)" "$(klog | grep '^cma: cma_map=')"
 	check_eq "CMA boot log: no problems" "" "$(errors)"
 	check_debugfs
 	case "$board" in

@@ -87,7 +87,7 @@ explain_agrees() {
 	host=$("$S5P_TOP/scripts/cma-explain.sh" --board "$board" --log "${args[@]}" 2>"$T_TMP/explain.err" | grep '^cma: ')
 	guest=$(sed -n 's/\r$//; s/^\[ *0\.0*\] \(cma: \)/\1/p' "$log")
 	t_check "$what: cma-explain predicts the boot's $(printf '%s\n' "$guest" | grep -c .) cma: lines exactly" \
-		[ -n "$guest" ] -a "$host" = "$guest"
+		[ -n "$guest" -a "$host" = "$guest" ]
 	[ "$host" = "$guest" ] || diff <(printf '%s\n' "$host") <(printf '%s\n' "$guest") | head -n 12 | sed 's/^/#   /'
 }
 
