@@ -257,6 +257,7 @@ if [ -n "${S5P_SUITE_DEADLINE:-}" ]; then
 fi
 # The console (kernel log) goes to a file; the command's output has a UART
 # of its own, so kernel messages never mix into it.
+boot_t0=$(date +%s.%N)
 timeout -k 5 "$timeout" "$QEMU" "${qemu_args[@]}" -initrd "$run/initrd" \
 	-append "$kargs_cmd" -monitor none \
 	-serial "file:$run/console.log" -serial "file:$run/out.log" \
@@ -272,6 +273,25 @@ wait "$qpid"
 qrc=$?
 qpid=
 wait "$tailpid" 2>/dev/null
+
+# Where a --cmd boot's time went (tests/run.sh sets S5P_BOOT_TIMES; scripts/
+# test-times.sh --boots sums it up): one line, tab-separated: the suite
+# (S5P_SUITE_NAME), board, kernel flavour, QEMU flavour, then seconds: the
+# whole QEMU run, and from the console's timestamps the kernel's start (to
+# "Run /init"), /init's module loading (to S5P-RUN), the command (to
+# S5P-CMD-END) and what follows it (kmemleak's wait and scans, to S5P-EXIT);
+# "-" where a marker is missing.
+if [ -n "${S5P_BOOT_TIMES:-}" ]; then
+	awk -v t0="$boot_t0" -v t1="$(date +%s.%N)" -v pre="${S5P_SUITE_NAME:--}\t$board\t$flavour\t${S5P_QEMU_FLAVOUR:-plain}" '
+	function ts(l) { return substr(l, 2, index(l, "]") - 2) + 0 }
+	/^\[ *[0-9.]+\] Run \/init / && i == "" { i = ts($0) }
+	/^\[ *[0-9.]+\] S5P-RUN / && r == "" { r = ts($0) }
+	/^\[ *[0-9.]+\] S5P-CMD-END / { c = ts($0) }
+	/^\[ *[0-9.]+\] S5P-EXIT / { e = ts($0) }
+	function d(a, b) { return (a == "" || b == "") ? "-" : sprintf("%.1f", b - a) }
+	END { printf "%s\t%.1f\t%s\t%s\t%s\t%s\n", pre, t1 - t0, (i == "" ? "-" : sprintf("%.1f", i)),
+		d(i, r), d(r, c), d(c, e) }' "$run/console.log" >>"$S5P_BOOT_TIMES" 2>/dev/null || :
+fi
 
 # The last run's logs of each board (a rename: two runs at once, as in
 # make check's two lanes, never mix their lines); with --log FILE, this

@@ -82,7 +82,7 @@ else
 		# (lava-dispatcher-host: Python modules lava-run imports at start)
 		s5p_log "fetching Debian's lava-dispatcher and lava-dispatcher-host $ver (unpacked into $dir)"
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/deb" &&
-			(cd "$dir.tmp/deb" && apt-get download "lava-dispatcher=$ver" "lava-dispatcher-host=$ver") &&
+			(cd "$dir.tmp/deb" && s5p_apt_get download "lava-dispatcher=$ver" "lava-dispatcher-host=$ver") &&
 			dpkg-deb -x "$dir.tmp/deb"/lava-dispatcher_*.deb "$dir.tmp" &&
 			dpkg-deb -x "$dir.tmp/deb"/lava-dispatcher-host_*.deb "$dir.tmp" &&
 			mkdir -p "$dir.tmp/stub" && cp "$S5P_TOP/scripts/lib/lava-stub-guestfs.py" "$dir.tmp/stub/guestfs.py" &&

@@ -7,6 +7,13 @@
 #                                       each step a build log of
 #                                       $S5P_CACHE/test-logs/build-*.log
 #                                       timed ("done in", "ready", "assembled")
+#   scripts/test-times.sh --boots [BOOTS.tsv]  the guest boots of the last
+#                                       make check (scripts/boot.sh's record,
+#                                       $S5P_CACHE/test-logs/boots.tsv): per
+#                                       suite, how many, their seconds, and
+#                                       how much went to the kernel's start,
+#                                       /init's modules, the commands and
+#                                       what follows them (kmemleak's scans)
 #
 # One row a suite (the longest first): seconds, checks passed, failed and
 # skipped, when it started after the first suite did, and the CPU seconds
@@ -28,6 +35,29 @@ case "${1:-}" in
 			sed -nE 's/^ *(==> )?(.*): (done in )?([0-9]+) s( \(.*\))?$/\2\t\4/p' |
 			awk -F'\t' -v b="$(basename "$l" .log)" '{ printf "| %s | %s | %d |\n", b, $1, $2; t += $2 }'
 	done
+	exit 0
+	;;
+--boots)
+	f=${2:-$S5P_CACHE/test-logs/boots.tsv}
+	[ -s "$f" ] || s5p_die "no boot times in $f: run 'make check' (or tests/run.sh SUITE...) first"
+	awk -F'\t' '
+	function add(k, v) { return (v == "-") ? 0 : v }
+	NR == 1 { next }
+	{
+		k = $1 "\t" $3 "\t" $4; if (!(k in n)) order[++m] = k
+		n[k]++; s[k] += $5; kr[k] += add(k, $6); mo[k] += add(k, $7); c[k] += add(k, $8); a[k] += add(k, $9)
+		N++; S += $5; KR += add(k, $6); MO += add(k, $7); C += add(k, $8); A += add(k, $9)
+	}
+	END {
+		print "| suite | kernel | QEMU | boots | seconds | kernel start | modules | commands | after (kmemleak) |"
+		print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+		# the most seconds first
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (s[order[j]] > s[order[i]]) {
+			t = order[i]; order[i] = order[j]; order[j] = t }
+		for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
+			printf "| %s | %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f |\n", f[1], f[2], f[3], n[k], s[k], kr[k], mo[k], c[k], a[k] }
+		printf "| **all** | | | **%d** | **%.0f** | **%.0f** | **%.0f** | **%.0f** | **%.0f** |\n", N, S, KR, MO, C, A
+	}' "$f"
 	exit 0
 	;;
 esac

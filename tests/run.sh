@@ -108,7 +108,7 @@ interrupted() {
 	[ ${#running[@]} = 0 ] || kill -TERM "${!running[@]}" 2>/dev/null
 	wait
 	printf '%s passed, %s failed, %s skipped\n' "$passed" "$((failed + 1))" "$skipped"
-	rm -f "$times"
+	rm -f "$times" "${boot_times:-}" "$logdir"/build-*.log.$$
 	exit 130
 }
 trap interrupted INT TERM
@@ -124,6 +124,9 @@ build() {
 	shift 2
 	# (this run's own file until the step ends: another checkout's run
 	# sharing the cache may build the same step, and its lines are not ours)
+	# (created before tail looks for it: the step's shell may not have
+	# opened it yet)
+	: >"$blog.$$"
 	"$@" >"$blog.$$" 2>&1 </dev/null &
 	building=$!
 	tail -n +1 -s 0.5 -f --pid="$building" "$blog.$$" | sed -u 's/^/#   /' &
@@ -244,6 +247,10 @@ done
 # cache's test-logs)
 times=$logdir/times.tsv.$$
 printf 'suite\tseconds\tpassed\tfailed\tskipped\tstarted\tcpu\n' >"$times"
+# each --cmd boot's time, where it went (scripts/boot.sh, test-times.sh --boots)
+boot_times=$logdir/boots.tsv.$$
+export S5P_BOOT_TIMES=$boot_times
+printf 'suite\tboard\tflavour\tqemu\tseconds\tkernel\tmodules\tcommand\tafter\n' >"$boot_times"
 cpu_total=0
 
 # start_job NAME FLAVOUR: start the suite in the background, output in its
@@ -272,7 +279,7 @@ start_job() {
 	export S5P_CPU_FILE=$logdir/$name.cpu.$$
 	# (bash's "times" after the suite: the CPU time of the suite and of
 	# everything it waited for, QEMU included, for the summary)
-	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") \
+	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") S5P_SUITE_NAME=$name \
 		S5P_TEST_LOGDIR=$logdir/$name.files.$$ S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
 		S5P_SHARED_BOOT=$shared timeout -k 30 "$tmo" \
 		bash -c '"$@"; rc=$?; times >"$S5P_CPU_FILE"; exit $rc' _ "$s" "${args[@]}" \
@@ -394,6 +401,7 @@ rm -rf "$logdir"/*.parts.$$
 } | awk '{ t[$1] = $2 } END { for (n in t) print n, t[n] }' | sort >"$logdir/times.new.$$" &&
 	mv "$logdir/times.new.$$" "$logdir/times"
 mv "$times" "$logdir/times.tsv"
+mv "$boot_times" "$logdir/boots.tsv"
 
 wall=$(($(date +%s) - suites_start))
 printf '# suites took %ss in %s lane(s), %ss of CPU (%s%% of %s cores); total time %ss (scripts/test-times.sh prints the table)\n' \

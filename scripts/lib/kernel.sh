@@ -75,7 +75,7 @@ s5p_kernel_tarball() {
 	if [ -z "$deb" ]; then
 		s5p_log "kernel: downloading linux-source-6.1 $S5P_KVER (the installed one is $(s5p_pkg_version linux-source-6.1))"
 		t=$(date +%s)
-		(cd "$dl" && apt-get download "linux-source-6.1=$S5P_KVER" >"$dl/linux-download.log" 2>&1) ||
+		(cd "$dl" && s5p_apt_get download "linux-source-6.1=$S5P_KVER" >"$dl/linux-download.log" 2>&1) ||
 			s5p_die "apt-get download linux-source-6.1=$S5P_KVER failed (log: $dl/linux-download.log): is the Debian archive reachable?"
 		s5p_done "$t" "kernel: source package downloaded"
 		deb=$(ls "$dl/linux-source-6.1_${S5P_KVER//:/%3a}_"*.deb | head -n1)

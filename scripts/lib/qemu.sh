@@ -48,7 +48,7 @@ s5p_qemu_checkout() {
 		if ! ls "$dl"/qemu_"${ver#*:}".dsc >/dev/null 2>&1; then
 			s5p_log "qemu: downloading the Debian source package qemu $ver"
 			t=$(date +%s)
-			(cd "$dl" && apt-get source --download-only "qemu=$ver" >"$dl/qemu-download.log" 2>&1) ||
+			(cd "$dl" && s5p_apt_get source --download-only "qemu=$ver" >"$dl/qemu-download.log" 2>&1) ||
 				s5p_die "apt-get source qemu=$ver failed: is the Debian archive reachable? (scripts/setup.sh adds the deb-src lines)"
 			s5p_done "$t" "qemu: source package downloaded"
 		fi

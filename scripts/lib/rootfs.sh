@@ -25,7 +25,8 @@ s5p_gen_init_cpio() {
 # "NAME/SUITE" line is NAME from that Debian suite, scripts/setup.sh's pinned
 # source); prints the .deb paths.
 s5p_armel_debs() {
-	local dl=$S5P_CACHE/downloads/armel pkg ver deb suite t n=0
+	local dl=$S5P_CACHE/downloads/armel pkg ver deb suite t n=0 enc i
+	local -a pkgs=() vers=() want=()
 	mkdir -p "$dl"
 	s5p_madison_prefetch
 	t=$(date +%s)
@@ -33,17 +34,29 @@ s5p_armel_debs() {
 		suite=
 		case "$pkg" in */*) suite=/${pkg#*/} pkg=${pkg%/*} ;; esac
 		ver=$(s5p_version "$pkg:armel$suite") || exit 1
+		pkgs+=("$pkg") vers+=("$ver")
+	done
+	# The missing ones in one apt-get call (each call loads apt's lists)
+	for i in "${!pkgs[@]}"; do
+		pkg=${pkgs[$i]} ver=${vers[$i]}
 		# apt-get download writes the epoch's colon as %3a.
-		local enc=${ver//:/%3a}
+		enc=${ver//:/%3a}
 		deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
 		if [ -z "$deb" ]; then
 			s5p_info "downloading $pkg:armel $ver"
-			(cd "$dl" && apt-get download "$(s5p_apt_name "$pkg:armel")=$ver" >/dev/null 2>"$dl/download.err") ||
-				s5p_die "apt-get download $pkg:armel failed: $(tail -n1 "$dl/download.err") (network? scripts/setup.sh)"
-			deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
-			[ -n "$deb" ] || s5p_die "apt-get download $pkg:armel $ver wrote no armel or all .deb in $dl"
-			n=$((n + 1))
+			want+=("$(s5p_apt_name "$pkg:armel")=$ver")
 		fi
+	done
+	if [ ${#want[@]} -gt 0 ]; then
+		(cd "$dl" && s5p_apt_get download "${want[@]}" >/dev/null 2>"$dl/download.err") ||
+			s5p_die "apt-get download of ${#want[@]} armel package(s) failed: $(grep -m1 '^E:' "$dl/download.err" || tail -n1 "$dl/download.err") (network? scripts/setup.sh)"
+		n=${#want[@]}
+	fi
+	for i in "${!pkgs[@]}"; do
+		pkg=${pkgs[$i]} ver=${vers[$i]}
+		enc=${ver//:/%3a}
+		deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
+		[ -n "$deb" ] || s5p_die "apt-get download $pkg:armel $ver wrote no armel or all .deb in $dl"
 		echo "$deb"
 	done
 	[ $n = 0 ] || s5p_done "$t" "rootfs: $n armel package(s) downloaded"

@@ -95,7 +95,7 @@ s5p_madison() {
 	if [ -n "${S5P_MADISON:-}" ] && [ -f "$S5P_MADISON" ]; then
 		awk -F'|' -v n="$1" '{ p = $1; gsub(/ /, "", p) } p == n' "$S5P_MADISON"
 	else
-		apt-cache madison "$1" 2>/dev/null
+		s5p_apt_madison "$1" 2>/dev/null
 	fi
 }
 
@@ -205,7 +205,7 @@ s5p_madison_prefetch() {
 			{
 				echo "# key $key"
 				# shellcheck disable=SC2046 # (package names, one word each)
-				apt-cache madison $(for q in $pkgs; do q=${q%/*}; echo "$q"; [ "$q" = "${q%:armel}" ] || echo "${q%:armel}"; done | sort -u) 2>/dev/null
+				s5p_apt_madison $(for q in $pkgs; do q=${q%/*}; echo "$q"; [ "$q" = "${q%:armel}" ] || echo "${q%:armel}"; done | sort -u) 2>/dev/null
 			} >"$tmp" && mv "$tmp" "$f"
 		fi
 		S5P_MADISON=$f

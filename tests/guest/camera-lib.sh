@@ -53,6 +53,13 @@ capture() {
 		# v4l2-ctl's stdout (the format) is written last: show what went
 		# wrong first, then where the frames were to go.
 		grep -vE 'returned 0 \(Success\)|^	' /tmp/cap.log | tail -n 12 | sed 's/^/# /'
+		# and every streaming step it took, successes included (the
+		# 0-of-4 capture after fuzzing: docs/testing.md, "Reports seen
+		# once"), with the interval and format the camera was left in
+		grep -E 'REQBUFS|QUERYBUF|QBUF|STREAM|select|poll|dqbuf|EVENT|error|timeout' /tmp/cap.log |
+			head -n 30 | sed 's/^/# v4l2-ctl: /'
+		v4l2-ctl -d "$CAM" --get-parm --get-fmt-video --get-priority 2>&1 | sed 's/^/# now: /'
+		grep -E 's5pv210|camera' /proc/interrupts | sed 's/^/# irq: /'
 		echo "# /tmp/cap.raw: $(ls -l /tmp/cap.raw 2>&1); /tmp: $(df -k /tmp | tail -n 1)"
 		echo "# $(grep -E '^(MemFree|MemAvailable):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
 		# (v4l2-ctl exits 0 after a failed REQBUFS or STREAMON, or a

@@ -75,6 +75,13 @@ check_eq() {
 	fi
 }
 
+# debug_kernel: status 0 on the debug flavour (KASAN: boards/flavours/
+# debug.config), where code runs several times slower and a guest script
+# may sample what the default kernel covers in full.
+debug_kernel() {
+	zcat /proc/config.gz 2>/dev/null | grep -qx 'CONFIG_KASAN=y'
+}
+
 # irq_count NAME: interrupts so far on the line whose action is NAME.
 irq_count() {
 	awk -v n="$1" '$NF == n { print $2 }' /proc/interrupts

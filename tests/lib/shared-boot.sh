@@ -70,6 +70,10 @@ split() {
 	cur != "" { if (mode == "out") print line >(cur ".out"); else print >(cur ".log"); next }
 	mode == "log" { print >outside }' "$2"
 }
+# each part's seconds, from the kernel log's timestamps on its markers
+awk '{ sub(/\r$/, "") } /^\[ *[0-9.]+\] S5P-PART-(BEGIN|END) / {
+	t = substr($0, 2, index($0, "]") - 2) + 0
+	if ($0 ~ /BEGIN/) { b = t; name = $NF } else printf "# part %s: %.0f s\n", name, t - b }' "$log"
 split out "$T_TMP/out" "$@"
 split log "$log" "$@"
 ran=$(ls "$out"/*.rc 2>/dev/null | wc -l)

@@ -77,7 +77,8 @@ mkdir -p "$fake"
 cat >"$fake/apt-cache" <<'EOF'
 #!/bin/sh
 [ "$1" = madison ] || exit 1
-case "$2" in
+for a; do pkg=$a; done	# the last argument (apt options come before it)
+case "$pkg" in
 qemu) cat <<'X'
       qemu | 1:8.2.1+ds-1~bpo12+1 | http://deb.debian.org/debian bookworm-backports/main Sources
       qemu | 1:7.2+dfsg-7+deb12u30 | http://deb.debian.org/debian-security bookworm-security/main Sources

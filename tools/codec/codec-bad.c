@@ -18,7 +18,7 @@
  *                                     once (racing the frame's interrupt), the
  *                                     CAPTURE buffers dequeued until LAST (20 s),
  *                                     ENC_CMD START; one line per drain
- *   codec-bad zerocopy CODEC CAM FOURCC all|WxH...
+ *   codec-bad zerocopy CODEC CAM FOURCC all|all/N|WxH...
  *                                     camera -> codec zero copy: for each size
  *                                     two camera buffers captured (MMAP),
  *                                     exported and queued on the codec's
@@ -28,7 +28,11 @@
  *                                     small width, buffers encoded as they
  *                                     are (no frames), then 1920x1080,
  *                                     1280x720, 640x480 and 320x240 with
- *                                     frames; a line per failure, a summary
+ *                                     frames; all/N: every Nth size of
+ *                                     those two sweeps and the last of each
+ *                                     (1920 wide, 1080 high), then the four
+ *                                     with frames; a line per failure, a
+ *                                     summary
  *
  * Exit status 0 when every ioctl could be attempted, 1 on bad usage or when
  * a device cannot be opened.
@@ -682,7 +686,11 @@ static int cmd_zerocopy(const char *codec, const char *cam, const char *fcc,
 	parm.parm.capture.timeperframe.denominator = 60;
 	ioctl(kfd, VIDIOC_S_PARM, &parm);
 	for (s = 0; s < nsizes; s++) {
-		if (!strcmp(sizes[s], "all")) {
+		unsigned int every = 1;
+		char end;
+
+		if (!strcmp(sizes[s], "all") ||
+		    (sscanf(sizes[s], "all/%u%c", &every, &end) == 1 && every >= 1)) {
 			/*
 			 * Every width (32-1920, step 8) at a small height that
 			 * moves, every height (16-1080, step 2) at a small width
@@ -693,9 +701,11 @@ static int cmd_zerocopy(const char *codec, const char *cam, const char *fcc,
 			 * are, zeroed), so that 770 sizes take a minute or two.
 			 */
 			for (i = 0, w = 32; w <= 1920; w += 8, i++)
-				zc_one(codec, kfd, fcc, w, 16 + (i * 14) % 48, false);
+				if (i % every == 0 || w == 1920)
+					zc_one(codec, kfd, fcc, w, 16 + (i * 14) % 48, false);
 			for (i = 0, h = 16; h <= 1080; h += 2, i++)
-				zc_one(codec, kfd, fcc, 32 + (i * 40) % 96, h, false);
+				if (i % every == 0 || h == 1080)
+					zc_one(codec, kfd, fcc, 32 + (i * 40) % 96, h, false);
 			/* and the largest and common sizes with camera frames */
 			zc_one(codec, kfd, fcc, 1920, 1080, true);
 			zc_one(codec, kfd, fcc, 1280, 720, true);
@@ -704,7 +714,7 @@ static int cmd_zerocopy(const char *codec, const char *cam, const char *fcc,
 		} else if (sscanf(sizes[s], "%ux%u", &w, &h) == 2) {
 			zc_one(codec, kfd, fcc, w, h, true);
 		} else {
-			fprintf(stderr, "codec-bad: a size is WxH or all, not '%s'\n", sizes[s]);
+			fprintf(stderr, "codec-bad: a size is WxH, all or all/N (N >= 1), not '%s'\n", sizes[s]);
 			exit(1);
 		}
 	}
