@@ -114,8 +114,8 @@ take() {
 }
 
 scenario_default() {
-	check "movable: the board's cma_movable= (board.conf's BOARD_CMA_MOVABLE) in the boot log" \
-		grep -qxF "cma: cma_movable=$(. /etc/s5p/board.conf && echo "$BOARD_CMA_MOVABLE") (platform default)" "$T/klog"
+	check "movable: the board's cma_movable= (board.conf's BOARD_CMA_MOVABLE, the tree's reusable regions) in the boot log" \
+		grep -qxF "cma: cma_movable=$(. /etc/s5p/board.conf && echo "$BOARD_CMA_MOVABLE") (device tree)" "$T/klog"
 	check_eq "movable: cam, codec-a and codec-b lend, codec-fw stays static" \
 		"cam=1 codec-a=1 codec-b=1 codec-fw=0 " "$(movable_flags)"
 	# (the board's sizes: cam 24 MiB, codec-a and codec-b 8 MiB each)

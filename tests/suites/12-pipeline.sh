@@ -12,8 +12,8 @@
 #    edited kernel patch, QEMU patch, board file or guest file's mode makes
 #    the next build rebuild what depends on it (boot.sh --dry-run), build
 #    output in tools/ does not;
-#  - one file per board: boards/BOARD/board.conf's CMA defaults are the
-#    kernel series' (patch 0008), boot.sh takes its UARTs from it;
+#  - one file per board: boot.sh takes its UARTs from boards/BOARD/board.conf
+#    (its CMA defaults are checked against the device tree by 22-cma-explain);
 #  - a git step of a tree checkout that fails (read-tree, write-tree,
 #    commit-tree, checkout, update-ref: a git shim) stops the run with an
 #    error and leaves no stamp; a step that ends says how long it took;
@@ -28,7 +28,7 @@
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 49
+t_plan 43
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -160,36 +160,6 @@ setup_offline --check
 rc=$?
 t_check "... a version the cache lacks (busybox-static:armel): --check fails, naming it (status $rc)" \
 	bash -c "[ $rc = 1 ] && grep -q 'the cache lacks: busybox-static:armel' '$T_TMP/setup.out'"
-
-# --- one file per board ----------------------------------------------------
-# The C string literals of the kernel's board defaults, joined.
-patch_cma() {
-	awk -v b="\"samsung,$1\"," '
-		index($0, b) { on = 1; next }
-		on && /S5PV210_CMA_MAP/ { exit }
-		on { while (match($0, /"[^"]*"/)) { s = s substr($0, RSTART + 1, RLENGTH - 2); $0 = substr($0, RSTART + RLENGTH) } }
-		END { print s }' "$S5P_TOP"/kernel-patches/*-ARM-s5pv210-add-CMA-defaults-*.patch
-}
-patch_map() {
-	awk '/^\+#define S5PV210_CMA_MAP/ { on = 1; next }
-		on { while (match($0, /"[^"]*"/)) { s = s substr($0, RSTART + 1, RLENGTH - 2); $0 = substr($0, RSTART + RLENGTH) }
-			if ($0 !~ /\\$/) exit }
-		END { print s }' "$S5P_TOP"/kernel-patches/*-ARM-s5pv210-add-CMA-defaults-*.patch
-}
-patch_movable() {
-	sed -n 's/^+#define S5PV210_CMA_MOVABLE[[:space:]]*"\(.*\)"$/\1/p' \
-		"$S5P_TOP"/kernel-patches/*-ARM-s5pv210-Goni-and-Aquila-lend-*.patch
-}
-for b in goni aquila; do
-	conf=$S5P_TOP/boards/$b/board.conf
-	t_check "$b: the kernel series' default cma_movable= is board.conf's BOARD_CMA_MOVABLE" \
-		test "$(patch_movable)" = "$(. "$conf" && echo "$BOARD_CMA_MOVABLE")"
-	t_check "$b: the kernel series' default cma= is boards/$b/board.conf's BOARD_CMA" \
-		test "$(patch_cma "$b")" = "$(. "$conf" && echo "$BOARD_CMA")"
-	t_check "$b: the kernel series' default cma_map= is board.conf's BOARD_CMA_MAP" \
-		test "$(patch_map)" = "$(
-					. "$conf" && echo "$BOARD_CMA_MAP")"
-done
 
 # --- a cache that cannot go stale -----------------------------------------
 co=$T_TMP/co

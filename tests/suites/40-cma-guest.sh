@@ -7,9 +7,11 @@
 # after three boots per board (tests/guest/cma-scenarios.sh): the board
 # defaults, cma= and cma_map= given on the command line, and malformed
 # strings; and one Goni boot with a device tree /memreserve/ where a region
-# would otherwise go.
+# would otherwise go; one Goni boot with bad regions in its device tree;
+# one on cma-plan's proposal for bench/traces/media.trace, replaying it.
+# Every boot's cma: lines are the ones cma-explain predicts.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 286 debug=103
+t_plan 303 debug=105
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"
 
 # ktap LOG BOARD: the cma-regions KUnit suite's results in a console log.
@@ -70,6 +72,105 @@ dt_reserve() {
 	t_check "goni, DT /memreserve/: the boot ends with status 0 (got $rc)" [ "$rc" = 0 ]
 	[ "$rc" = 0 ] || tail -n 8 "$T_TMP/dtres.out" | sed 's/^/#   /'
 	t_no_reports "goni, DT /memreserve/: no kernel report in the console log" "$log"
+	explain_agrees "goni, DT /memreserve/" "$log" goni "$dtb" "cma=fw=1M;pin=512K@0x57f80000 cma_map="
+}
+
+# explain_agrees WHAT LOG BOARD DTB APPEND: the boot's "cma: " lines of its
+# first second (cma_regions_allocate()'s) are exactly what cma-explain
+# (scripts/cma-explain.sh, the kernel's CMA code on the host) says the
+# board with that device tree (DTB, "" for the board's) and those kernel
+# arguments prints.
+explain_agrees() {
+	local what=$1 log=$2 board=$3 dtb=$4 args=() guest host
+	read -ra args <<<"$5"
+	[ -z "$dtb" ] || args=(--dtb "$dtb" "${args[@]}")
+	host=$("$S5P_TOP/scripts/cma-explain.sh" --board "$board" --log "${args[@]}" 2>"$T_TMP/explain.err" | grep '^cma: ')
+	guest=$(sed -n 's/\r$//; s/^\[ *0\.0*\] \(cma: \)/\1/p' "$log")
+	t_check "$what: cma-explain predicts the boot's $(printf '%s\n' "$guest" | grep -c .) cma: lines exactly" \
+		[ -n "$guest" -a "$host" = "$guest" ]
+	[ "$host" = "$guest" ] || diff <(printf '%s\n' "$host") <(printf '%s\n' "$guest") | head -n 12 | sed 's/^/#   /'
+}
+
+# dt_errors: regions and rules from the device tree (boards/goni/goni.dts,
+# boards/common/s5pv210-cma.dtsi), broken on purpose.  Goni boots once with
+# its device tree plus five bad "linux,cma-region" nodes and a camera whose
+# memory-region also names one of them: each bad node gets one "cma: error:"
+# line, and the board's own regions and rules are set up as always.
+dt_errors() {
+	local dts=$T_TMP/dterr.dts dtb=$T_TMP/dterr.dtb log=$T_TMP/dterr.log base rc want got
+	base=$(
+		. "$S5P_TOP/scripts/lib/kernel.sh" && s5p_kernel_source >/dev/null && s5p_dtb goni && echo "$DTB"
+	) 2>"$T_TMP/dterr.err"
+	if [ -f "$base" ] && dtc -q -I dtb -O dts -o "$dts" "$base"; then
+		cat >>"$dts" <<'EOF'
+/ {
+	reserved-memory {
+		nomap@44000000 { compatible = "linux,cma-region"; reg = <0x44000000 0x100000>; no-map; };
+		bad.name@44800000 { compatible = "linux,cma-region"; reg = <0x44800000 0x100000>; };
+		badalloc: badalloc@45000000 { compatible = "linux,cma-region"; reg = <0x45000000 0x100000>;
+			linux,cma-allocator = "nope"; };
+		odd@45800800 { compatible = "linux,cma-region"; reg = <0x45800800 0x1000>; };
+		notram@60000000 { compatible = "linux,cma-region"; reg = <0x60000000 0x100000>; };
+	};
+	soc {
+		camera@fb200000 { memory-region = <&{/reserved-memory/cam@4e000000}>, <&badalloc>;
+			memory-region-names = "*", "*"; };
+	};
+};
+EOF
+	fi
+	if [ ! -f "$base" ] || ! dtc -q -I dts -O dtb -o "$dtb" "$dts" 2>"$T_TMP/dterr.dtc"; then
+		t_fail "goni, DT errors: no device tree to boot (${base:-none})"
+		tail -n 5 "$T_TMP/dterr.err" "$T_TMP/dterr.dtc" 2>/dev/null | sed 's/^/#   /'
+		return
+	fi
+	"$S5P_TOP/scripts/boot-goni.sh" --dtb "$dtb" --log "$log" --timeout 120 --cmd true >"$T_TMP/dterr.out" 2>&1
+	rc=$?
+	want="cma: error: device tree node nomap@44000000: no-map: the kernel may not map it, so it is never a region; region refused
+cma: error: device tree node odd@45800800: base or size is not a whole number of pages; region refused
+cma: error: cma=bad.name=1M@0x44800000: '.' is not allowed in a name; region refused
+cma: error: cma=badalloc=1M@0x45000000:nope: unknown allocator 'nope'; region refused
+cma: error: region notram: 0x60000000-0x600fffff is not RAM; region refused
+cma: error: cma_map=fb200000.camera/*,s5p-cam*/*=cam,badalloc: no region badalloc; skipped"
+	got=$(sed -n 's/^\[ *[0-9.]*\] //; s/\r$//; /^cma: error: /p' "$log")
+	t_check "goni, DT errors: one cma: error: line per bad node or reference, nothing else" [ "$got" = "$want" ]
+	[ "$got" = "$want" ] || { echo "# got:"; printf '%s\n' "$got" | sed 's/^/#   /'; }
+	t_check "goni, DT errors: the board's four regions and four rules are set up, six problems" \
+		grep -q 'cma: 4 regions reserved (41984 KiB), 4 map rules, 6 problems' "$log"
+	t_check "goni, DT errors: the camera's rule keeps its good region" \
+		grep -q 'cma: map rule 4: fb200000.camera/\*,s5p-cam\*/\*=cam.\?$' "$log"
+	t_check "goni, DT errors: the boot ends with status 0 (got $rc)" [ "$rc" = 0 ]
+	t_no_reports "goni, DT errors: no kernel report in the console log" "$log"
+	explain_agrees "goni, DT errors" "$log" goni "$dtb" ""
+}
+
+# plan_boot: cma-plan's proposal for bench/traces/media.trace (the regions
+# and map its host replay found to serve every request), booted on Goni:
+# the same trace replays through /dev/cma and no request fails.
+plan_boot() {
+	local log=$T_TMP/plan.log out=$T_TMP/plan.out share=$T_TMP/plan-share plan cma map kib rc
+	mkdir -p "$share" && cp "$S5P_TOP/bench/traces/media.trace" "$share/"
+	plan=$("$S5P_TOP/scripts/cma-plan.sh" --quiet "$share/media.trace" 2>"$T_TMP/plan.err")
+	cma=$(sed -n 's/^cma=//p' <<<"$plan")
+	map=$(sed -n 's/^cma_map=//p' <<<"$plan")
+	kib=$(sed -n 's/^# total: .*, regions \([0-9]*\) KiB.*/\1/p' <<<"$plan")
+	if [ -z "$cma" ] || [ -z "$map" ]; then
+		t_fail "goni, cma-plan's proposal for media.trace: no proposal"
+		sed 's/^/#   /' "$T_TMP/plan.err" | tail -n 5
+		return
+	fi
+	echo "# plan: cma=$cma cma_map=$map"
+	"$S5P_TOP/scripts/boot-goni.sh" --share "$share" --append "cma=$cma cma_map=$map" --log "$log" \
+		--timeout 300 --cmd 'cma-test -q -p /host/media.trace' >"$out" 2>&1
+	rc=$?
+	t_check "goni, cma-plan's proposal for media.trace: its regions ($kib KiB) and rules set up without a problem" \
+		grep -q "cma: [0-9]* regions reserved ($kib KiB), [0-9]* map rules, 0 problems" "$log"
+	t_check "goni, cma-plan's proposal: media.trace replays through /dev/cma, every request served (status $rc)" \
+		bash -c "[ $rc = 0 ] && grep -qx 'replay: 1153 allocations, 1153 frees, 0 mismatches' '$out' &&
+			! grep -q 'allocations failed' '$out'"
+	[ "$rc" = 0 ] || tail -n 5 "$out" | sed 's/^/#   /'
+	t_no_reports "goni, cma-plan's proposal: no kernel report in the console log" "$log"
+	explain_agrees "goni, cma-plan's proposal" "$log" goni "" "cma=$cma cma_map=$map"
 }
 
 for board in goni aquila; do
@@ -95,9 +196,12 @@ for board in goni aquila; do
 			grep -vE '^(not )?ok |^# ' "$T_TMP/out" | head -n 20 | sed 's/^/#   /'
 		fi
 		t_no_reports "$board [$scenario]: no kernel warning, oops, BUG or sanitizer report in the console log" "$log"
+		explain_agrees "$board [$scenario]" "$log" "$board" "" "$append"
 		[ "$scenario" != defaults ] || ktap "$log" "$board"
 	done
 done
 ! t_wanted goni dtres || dt_reserve
+! t_wanted goni dterr || dt_errors
+! t_wanted goni plan || plan_boot
 
 t_done

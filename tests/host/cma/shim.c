@@ -550,6 +550,31 @@ phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
 	return 0;
 }
 
+/* The RAM banks, in the order added (tools/platform's reserved-memory scan). */
+int shim_memblock_banks(unsigned long long (*out)[2], int max)
+{
+	int i;
+
+	for (i = 0; i < shim_nr_ram && i < max; i++) {
+		out[i][0] = shim_ram[i].base;
+		out[i][1] = shim_ram[i].size;
+	}
+	return i;
+}
+
+/* The lowest base of the reserved ranges overlapping [base, base + size), or ~0. */
+unsigned long long shim_memblock_overlap(unsigned long long base, unsigned long long size)
+{
+	unsigned long long low = ~0ULL;
+	int i;
+
+	for (i = 0; i < shim_nr_rsv; i++)
+		if (base < shim_rsv[i].base + shim_rsv[i].size &&
+		    shim_rsv[i].base < base + size && shim_rsv[i].base < low)
+			low = shim_rsv[i].base;
+	return low;
+}
+
 int shim_is_reserved_exactly(unsigned long long base, unsigned long long size)
 {
 	int i;

@@ -17,6 +17,8 @@ void shim_memblock_reset(void);
 void shim_memblock_add(unsigned long long base, unsigned long long size);
 void shim_memblock_mark_nomap(unsigned long long base, unsigned long long size);
 int shim_is_reserved_exactly(unsigned long long base, unsigned long long size);
+int shim_memblock_banks(unsigned long long (*out)[2], int max);
+unsigned long long shim_memblock_overlap(unsigned long long base, unsigned long long size);
 int shim_early_param(const char *name, const char *val);
 void shim_run_initcalls(void);
 

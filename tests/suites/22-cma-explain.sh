@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# The platform engineer's host tools (tools/platform, built from the
+# kernel's own CMA sources): cma-explain on both boards' device trees
+# (the defaults board.conf records, the command line's precedence, a tree
+# with bad nodes, the time it takes) and cma-plan on the project's traces
+# (every request served, the regions within 10 % of the peak live bytes).
+# The guest side: 40-cma-guest compares cma-explain with every boot's log,
+# 44-cma-movable boots a plan and replays its trace.
+. "$(dirname "$0")/../lib/tap.sh"
+t_plan 30
+. "$S5P_TOP/scripts/lib/kernel.sh"
+
+s5p_kernel_source >/dev/null
+bin=$T_TMP/platform
+if make -s -C "$S5P_TOP/tools/platform" KSRC="$KSRC" O="$bin" >"$T_TMP/build.log" 2>&1 &&
+	! grep -qE 'warning|error' "$T_TMP/build.log"; then
+	t_pass "tools/platform builds from the kernel tree without warnings"
+else
+	t_fail "tools/platform builds from the kernel tree without warnings"
+	tail -n 20 "$T_TMP/build.log" | sed 's/^/#   /'
+fi
+t_check "tools/platform: a cross build (the initramfs's) installs nothing" \
+	bash -c "make -s -C '$S5P_TOP/tools/platform' CROSS_COMPILE=arm-linux-gnueabi- DESTDIR='$T_TMP/dest' install &&
+		[ -z \"\$(ls -A '$T_TMP/dest' 2>/dev/null)\" ]"
+
+explain=$bin/cma-explain
+for board in goni aquila; do
+	conf=$S5P_TOP/boards/$board/board.conf
+	dtb=$(s5p_dtb "$board" >/dev/null 2>&1 && echo "$DTB")
+	eval "$board=\$dtb"
+	banks=$(. "$conf" && echo "$BOARD_BANKS")
+	devs=()
+	for d in $(. "$conf" && echo "$BOARD_CMA_DEVICES"); do devs+=(--device "$d"); done
+	"$explain" --dtb "$dtb" --banks "$banks" --log >"$T_TMP/$board.log" 2>&1
+	rc=$?
+	for p in cma:BOARD_CMA cma_map:BOARD_CMA_MAP cma_movable:BOARD_CMA_MOVABLE; do
+		want="cma: ${p%%:*}=$(. "$conf" && eval echo "\"\$${p#*:}\"") (device tree)"
+		t_check "$board: the kernel's ${p%%:*}= from the device tree is board.conf's ${p#*:}" \
+			grep -qxF "$want" "$T_TMP/$board.log"
+	done
+	t_check "$board: the tree's regions and rules, no problem (status $rc)" \
+		bash -c "[ $rc = 0 ] && grep -qx 'cma: 4 regions reserved (41984 KiB), 4 map rules, 0 problems' '$T_TMP/$board.log'"
+	"$explain" --dtb "$dtb" --banks "$banks" "${devs[@]}" >"$T_TMP/$board.out" 2>&1
+	t_check "$board: every device and kind of the camera and codec ports has its region" \
+		bash -c "grep -qE '^  fb200000.camera/y +rule 4: cam$' '$T_TMP/$board.out' &&
+			grep -qE '^  f1700000.video-codec/a +rule 1: codec-a$' '$T_TMP/$board.out' &&
+			grep -qE '^  f1700000.video-codec/b +rule 2: codec-b$' '$T_TMP/$board.out' &&
+			grep -qE '^  s5p-codec/fw +rule 3: codec-fw$' '$T_TMP/$board.out' &&
+			grep -qE '^  f1700000.video-codec +no rule' '$T_TMP/$board.out'"
+done
+
+# The command line replaces the tree's, and says so.
+"$explain" --dtb "$goni" --banks "30000000 05000000 40000000 10000000 50000000 08000000" --log \
+	"cma=x=4M@0x4e000000;y=1M" "cma_map=*/*=x,y" >"$T_TMP/cmdline.log" 2>&1
+t_check "command line: cma= and cma_map= replace the tree's, and the log says so" \
+	bash -c "grep -qx 'cma: cma= of the command line replaces the device tree'\"'\"'s' '$T_TMP/cmdline.log' &&
+		grep -qx 'cma: cma_map= of the command line replaces the device tree'\"'\"'s' '$T_TMP/cmdline.log' &&
+		grep -qx 'cma: cma=x=4M@0x4e000000;y=1M (command line)' '$T_TMP/cmdline.log'"
+t_check "command line: the tree's regions give their memory back first (x fits where cam was)" \
+	bash -c "[ \$(grep -c '^cma: device tree region .*: cma= of the command line replaces it; memory given back$' '$T_TMP/cmdline.log') = 4 ] &&
+		grep -qx 'cma: region x: base=0x4e000000 size=0x00400000 align=0x1000 allocator=bf' '$T_TMP/cmdline.log' &&
+		grep -qx 'cma: cma_movable= (none)' '$T_TMP/cmdline.log'"
+"$explain" --dtb "$goni" --banks "30000000 05000000 40000000 10000000 50000000 08000000" --log \
+	"cma_movable=" >"$T_TMP/movable.log" 2>&1
+t_check "command line: an empty cma_movable= replaces the tree's reusable regions" \
+	bash -c "grep -qx 'cma: cma_movable= (command line)' '$T_TMP/movable.log' && ! grep -q 'movable: its free' '$T_TMP/movable.log'"
+
+devs=()
+for d in $(. "$S5P_TOP/boards/aquila/board.conf" && echo "$BOARD_CMA_DEVICES"); do devs+=(--device "$d"); done
+"$explain" --dtb "$aquila" --banks "30000000 05000000 40000000 18000000" "${devs[@]}" \
+	'cma_map=*/*=cam;s5p-codec/a=codec-a' >"$T_TMP/shadow.out" 2>&1
+t_check "command line: cma_map= rules listed in order, and every device follows the first that matches (*/* shadows s5p-codec/a)" \
+	bash -c "grep -qx 'Rules (cma_map= from the command line; tried in order, the first matching pattern decides):' '$T_TMP/shadow.out' &&
+		grep -qx '  1: \*/\*=cam' '$T_TMP/shadow.out' && grep -qx '  2: s5p-codec/a=codec-a' '$T_TMP/shadow.out' &&
+		grep -qE '^  s5p-codec/a +rule 1: cam$' '$T_TMP/shadow.out'"
+
+# A tree with bad nodes: one error each, the rest set up (40-cma-guest
+# boots the same tree).
+dts=$T_TMP/bad.dts
+dtc -q -I dtb -O dts -o "$dts" "$goni"
+cat >>"$dts" <<'EOF'
+/ {
+	reserved-memory {
+		nomap@44000000 { compatible = "linux,cma-region"; reg = <0x44000000 0x100000>; no-map; };
+		ranged { compatible = "linux,cma-region"; size = <0x200000>; alignment = <0x100000>;
+			alloc-ranges = <0x30000000 0x5000000>; linux,cma-allocator = "ff"; };
+		twoal { compatible = "linux,cma-region"; size = <0x100000>; alignment = <0x3000>; };
+	};
+	soc {
+		video-codec@f1700000 { memory-region-names = "a", "b"; };
+		camera@fb200000 { /delete-property/ memory-region-names;
+			memory-region = <&{/reserved-memory/cam@4e000000}>, <&{/reserved-memory/codec-fw}>; };
+	};
+};
+EOF
+dtc -q -I dts -O dtb -o "$T_TMP/bad.dtb" "$dts"
+"$explain" --dtb "$T_TMP/bad.dtb" --banks "30000000 05000000 40000000 10000000 50000000 08000000" --log >"$T_TMP/bad.log" 2>&1
+rc=$?
+t_check "bad tree: no-map refused, with its message (status $rc)" \
+	bash -c "[ $rc = 1 ] && grep -qx 'cma: error: device tree node nomap@44000000: no-map: the kernel may not map it, so it is never a region; region refused' '$T_TMP/bad.log'"
+t_check "bad tree: an alignment that is not a power of two is refused" \
+	grep -qx 'cma: error: device tree node twoal: alignment is not a power of two; region refused' "$T_TMP/bad.log"
+t_check "bad tree: alloc-ranges places a region in its range, with its allocator" \
+	grep -qx 'cma: region ranged: base=0x34e00000 size=0x00200000 align=0x100000 allocator=ff' "$T_TMP/bad.log"
+t_check "bad tree: memory-region-names that do not name every region drop the device's rules, the others stay" \
+	bash -c "grep -qx 'cma: error: device tree node video-codec@f1700000: memory-region-names does not name each of its 3 memory-region entries; its rules dropped' '$T_TMP/bad.log' &&
+		grep -qx 'cma: 5 regions reserved (44032 KiB), 1 map rules, 3 problems' '$T_TMP/bad.log'"
+t_check "bad tree: a device without memory-region-names gets one rule with its regions in order, for its own DMA API allocations (the empty kind)" \
+	grep -qx 'cma: map rule 1: fb200000.camera,s5p-cam\*=cam,codec-fw' "$T_TMP/bad.log"
+
+# Speed: the answer within 100 ms (the binary; the script adds the build check).
+start=$(date +%s%N)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	"$explain" --dtb "$goni" --banks "30000000 05000000 40000000 10000000 50000000 08000000" >/dev/null 2>&1
+done
+ms=$((($(date +%s%N) - start) / 10000000))
+t_check "cma-explain answers in under 100 ms (${ms} ms a run, 10 runs)" [ "$ms" -lt 100 ]
+# cma-plan on the project's traces: every request served on the proposal
+# (its own whole-trace replay), the regions within 10 % of the peak live
+# bytes (plus alignment: what rounding each request up to its alignment
+# adds), never below the peak, and strings the kernel takes without a word.
+plan=$bin/cma-plan
+for t in media random; do
+	start=$(date +%s%N)
+	"$plan" "$S5P_TOP/bench/traces/$t.trace" >"$T_TMP/plan-$t.out" 2>"$T_TMP/plan-$t.err"
+	rc=$? ms=$((($(date +%s%N) - start) / 1000000))
+	read -r peak aligned total < <(sed -n 's/^# total: peak live \([0-9]*\) KiB.*; \([0-9]*\) KiB with each.*regions \([0-9]*\) KiB.*/\1 \2 \3/p' "$T_TMP/plan-$t.out")
+	t_check "cma-plan $t.trace: every request served on the proposal (status $rc, $ms ms)" \
+		bash -c "[ $rc = 0 ] && grep -qx '# the whole trace replayed on these regions and map: every request served' '$T_TMP/plan-$t.out'"
+	t_check "cma-plan $t.trace: ${total:-?} KiB of regions, within 10 % of the peak ${peak:-?} KiB plus alignment (${aligned:-?} KiB aligned)" \
+		bash -c "[ -n '$total' ] && [ '$total' -ge '$peak' ] &&
+			[ \$((10 * $total)) -le \$((11 * $peak + 10 * ($aligned - $peak))) ]"
+	cma=$(sed -n 's/^cma=//p' "$T_TMP/plan-$t.out")
+	map=$(sed -n 's/^cma_map=//p' "$T_TMP/plan-$t.out")
+	t_check "cma-plan $t.trace: cma-explain boots its cma= and cma_map= on Goni without a problem" \
+		"$explain" --dtb "$goni" --banks "30000000 05000000 40000000 10000000 50000000 08000000" --log \
+		"cma=$cma" "cma_map=$map"
+	sed -n '/^\/ {/,/^};/p' "$T_TMP/plan-$t.out" | sed '1i /dts-v1/;' >"$T_TMP/plan-$t.dts"
+	t_check "cma-plan $t.trace: its device tree fragment compiles" dtc -q -I dts -O dtb -o /dev/null "$T_TMP/plan-$t.dts"
+done
+grep '^# ' "$T_TMP/plan-media.out" | sed 's/^/# media: /'
+
+t_done
