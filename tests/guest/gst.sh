@@ -28,15 +28,39 @@
 #               own buffer count, the default device;
 #   v4l2-raw    v4l2-ctl --stream-mmap --stream-to=OUTDIR/CASE/stream.raw
 #               (YUYV 1280x720, NM12 640x480: FRAMES frames).
-# Each case's files go to OUTDIR/CASE/ (f-NNN.raw, f-NNN.jpg, its
-# gst-launch log), one line a case in OUTDIR/gst.txt:
+# Each case's files go to OUTDIR/CASE/ (f-NNN.raw, f-NNN.jpg, its log
+# gst.log), one line a case in OUTDIR/gst.txt:
 #   CASE KIND FOURCC W H STATUS FILES SECONDS FRAMES
 # The host checks the files (tests/lib/gst_check.py).
+#
+# cam-dec, the cam-plain cases and v4l2-raw run as a user runs them
+# (gst-launch-1.0, v4l2-ctl); the other cases (cam-raw, cam-jpeg,
+# cam-dmabuf, test-jpeg) are queued and run by one gst-run process
+# (tools/gst): GStreamer's start-up (about 1 s in this guest) is paid once
+# a boot instead of once a pipeline.  Each pipeline there is parsed anew,
+# set to PLAYING until its end of stream, set to NULL and freed, as
+# gst-launch-1.0 does.  A case's SECONDS are its pipeline's (under
+# gst-launch-1.0: the whole command).
+tmp=/tmp/gst
+
+# (gst-run's "!" lines)  gst.sh --file OUTDIR CASE KIND FOURCC W H FRAMES:
+# file the case $tmp holds, with GST_RUN_STATUS and GST_RUN_SECONDS.
+if [ "$1" = --file ]; then
+	out=$2 c=$3
+	n=0
+	for x in "$tmp"/f-*; do [ -e "$x" ] && n=$((n + 1)); done
+	mkdir -p "$out/$c" && cp "$tmp"/* "$out/$c/" || exit 1
+	echo "$c $4 $5 $6 $7 $GST_RUN_STATUS $n $GST_RUN_SECONDS $8" >>"$out/gst.txt"
+	rm -rf "$tmp"
+	exit 0
+fi
+
 out=$1 frames=$2
 shift 2
-tmp=/tmp/gst
 mkdir -p "$out" || exit 1
 : >"$out/gst.txt"
+list=/tmp/gst.list
+: >"$list"
 
 node() { # NAME: the /dev/videoN whose sysfs name is NAME
 	for n in /sys/class/video4linux/video*; do
@@ -46,20 +70,33 @@ node() { # NAME: the /dev/videoN whose sysfs name is NAME
 CAM=$(node s5pv210-camera)
 [ -n "$CAM" ] || { echo "no camera"; exit 1; }
 
-run() { # CASE KIND FOURCC W H PIPELINE...
+run() { # CASE KIND FOURCC W H PIPELINE...: queued for gst-run
+	c=$1 kind=$2 f=$3 w=$4 h=$5
+	shift 5
+	echo "!rm -rf $tmp && mkdir -p $tmp" >>"$list"
+	echo ">$tmp/gst.log $*" >>"$list"
+	echo "!sh $0 --file $out $c $kind $f $w $h $frames" >>"$list"
+}
+
+gst_run() { # the queued cases, in one gst-run
+	# status 1: a pipeline failed (gst.txt says which); 2 or 3: gst-run
+	# could not start, or a "!" line failed (a case not filed)
+	gst-run <"$list"
+	rc=$?
+	: >"$list"
+	[ $rc -le 1 ] || { echo "gst-run: exit status $rc"; exit 1; }
+}
+
+launch() { # CASE KIND FOURCC W H PIPELINE...: now, under gst-launch-1.0
 	c=$1 kind=$2 f=$3 w=$4 h=$5
 	shift 5
 	rm -rf "$tmp" && mkdir -p "$tmp"
 	t0=$(cut -d. -f1 /proc/uptime)
 	gst-launch-1.0 -q "$@" >"$tmp/gst.log" 2>&1
-	rc=$?
-	t1=$(cut -d. -f1 /proc/uptime)
-	mkdir -p "$out/$c"
-	n=0
-	for x in "$tmp"/f-*; do [ -e "$x" ] && n=$((n + 1)); done
-	cp "$tmp"/* "$out/$c/"
-	echo "$c $kind $f $w $h $rc $n $((t1 - t0)) $frames" >>"$out/gst.txt"
-	rm -rf "$tmp"
+	GST_RUN_STATUS=$?
+	GST_RUN_SECONDS=$(($(cut -d. -f1 /proc/uptime) - t0))
+	export GST_RUN_STATUS GST_RUN_SECONDS
+	sh "$0" --file "$out" "$c" "$kind" "$f" "$w" "$h" "$frames" || exit 1
 }
 
 direct() { # CASE KIND FOURCC W H FRAMES COMMAND...: COMMAND writes into OUTDIR/CASE
@@ -99,7 +136,7 @@ for size in "$@"; do
 			t. ! queue ! multifilesink location="$tmp/f-%03d.raw" \
 			t. ! queue ! v4l2jpegenc ! multifilesink location="$tmp/f-%03d.jpg"
 		if [ $first = 1 ] && [ $f = YUY2 ]; then
-			run "cam-dec-$f-$size" cam-dec $f $w $h \
+			launch "cam-dec-$f-$size" cam-dec $f $w $h \
 				v4l2src device="$CAM" num-buffers="$frames" ! "$caps" ! \
 				v4l2jpegenc ! jpegparse ! jpegdec ! videoconvert ! video/x-raw,format=YUY2 ! \
 				multifilesink location="$tmp/f-%03d.raw"
@@ -107,6 +144,7 @@ for size in "$@"; do
 	done
 	first=0
 done
+gst_run
 
 # Straight to OUTDIR: the plain pipeline, typed as it is
 for size in ${PLAIN:-}; do

@@ -6,8 +6,8 @@
 
 DIR/gst.txt lists the cases ("CASE KIND FOURCC W H STATUS FILES SECONDS
 [FRAMES]": a case's own FRAMES, when given, instead of the argument's);
-one TAP line a case, ok when gst-launch-1.0 (v4l2-ctl) exited 0 and every
-file is right:
+one TAP line a case, ok when its runner (gst-launch-1.0, gst-run's
+pipeline, v4l2-ctl) gave status 0 and every file is right:
   cam-raw     FRAMES raw frames (tight, or with the driver's bytesperline);
               each is exactly the pattern frame its sequence-number band
               says (camera_pattern.py), the numbers increasing;
@@ -202,8 +202,9 @@ def main():
     for c in cases:
         name, kind, f, w, h, rc, n, secs = c[0], c[1], c[2], int(c[3]), int(c[4]), c[5], c[6], c[7]
         nf = int(c[8]) if len(c) > 8 else frames
-        what = "%s: %s status %s, %s files in %s s" % (
-            name, "v4l2-ctl" if kind == "v4l2-raw" else "gst-launch-1.0", rc, n, secs)
+        runner = {"v4l2-raw": "v4l2-ctl", "cam-dec": "gst-launch-1.0",
+                  "cam-plain": "gst-launch-1.0"}.get(kind, "gst-run pipeline")
+        what = "%s: %s status %s, %s files in %s s" % (name, runner, rc, n, secs)
         try:
             if rc != "0":
                 log = open(os.path.join(top, name, "gst.log"), errors="replace").read()
