@@ -13,7 +13,8 @@
 # part's output, its stretch of the console log (a kernel report is the
 # part's that was running) and its status go to OUTDIR/SUITE.BOARD.SCENARIO
 # .out, .log and .rc, where the suite's t_guest_boot reads them
-# (S5P_SHARED_BOOT=OUTDIR).  The suites judge their parts; this judges the
+# (S5P_SHARED_BOOT=OUTDIR); the console up to the first part goes to
+# OUTDIR/boot.BOARD.log.  The suites judge their parts; this judges the
 # boot: it ran every part, it ended as a boot should, nothing was reported
 # outside the parts (before the first, between two, and kmemleak's objects
 # after the last), and a kernel with kmemleak counted.
@@ -76,6 +77,10 @@ awk '{ sub(/\r$/, "") } /^\[ *[0-9.]+\] S5P-PART-(BEGIN|END) / {
 	if ($0 ~ /BEGIN/) { b = t; name = $NF } else printf "# part %s: %.0f s\n", name, t - b }' "$log"
 split out "$T_TMP/out" "$@"
 split log "$log" "$@"
+# the boot's start, up to the first part (the kernel's own lines, such as
+# CMA's "cma: " lines of its first second), for the suites that check it:
+# OUTDIR/boot.BOARD.log (t_part's T_PART_START)
+sed '/S5P-PART-BEGIN /,$d' "$log" >"$out/boot.$board.log"
 ran=$(ls "$out"/*.rc 2>/dev/null | wc -l)
 t_check "$board: the shared boot ran every part ($ran of $n)" [ "$ran" = "$n" ]
 [ "$ran" = "$n" ] || tail -n 12 "$T_TMP/err" "$log" | sed 's/^/#   /'

@@ -158,9 +158,12 @@ t_guest_boot() {
 # t_part BOARD SCENARIO OUT LOG: when this run's shared boot ran this suite's
 # BOARD SCENARIO part (tests/lib/shared-boot.sh, S5P_SHARED_BOOT), copy its
 # output to OUT and its stretch of the console log to LOG, set T_RC to its
-# status and return 0; otherwise return 1 (the caller boots on its own).
+# status, T_PART_START to the boot's console up to its first part (the
+# kernel's start, which LOG lacks) and return 0; otherwise return 1 (the
+# caller boots on its own).
 t_part() {
 	local part
+	T_PART_START=
 	[ -n "${S5P_SHARED_BOOT:-}" ] || return 1
 	part=$S5P_SHARED_BOOT/$(basename "$0" .sh).$1.$2
 	if [ ! -f "$part.rc" ]; then
@@ -170,6 +173,7 @@ t_part() {
 	echo "# $1, $2: the board's default cma= and cma_map= (${S5P_FLAVOUR:-default} kernel), a part of the shared boot $S5P_SHARED_BOOT"
 	cp "$part.out" "$3" && cp "$part.log" "$4" || return 1
 	T_RC=$(cat "$part.rc")
+	T_PART_START=$S5P_SHARED_BOOT/boot.$1.log
 }
 
 # t_guest_end BOARD SCENARIO: after t_guest_boot, no kernel report on the
