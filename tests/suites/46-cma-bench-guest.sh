@@ -10,10 +10,10 @@
 t_plan 31
 
 trace=$(cat "$S5P_TOP/bench/traces/tiny.trace")
-# On the debug kernel frag holds 32 MiB, not nearly all free memory: touching
+# On the debug kernel frag holds 8 MiB, not nearly all free memory: touching
 # 270 MiB page by page under KASAN, kmemleak and lockdep takes many minutes.
 frag_mib=
-[ "${S5P_FLAVOUR:-default}" = default ] || frag_mib='FRAG_MIB=32 '
+[ "${S5P_FLAVOUR:-default}" = default ] || frag_mib='FRAG_MIB=8 '
 
 cmd="cat >/tmp/tiny.trace <<'END_TRACE'
 $trace
