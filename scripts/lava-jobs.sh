@@ -4,29 +4,38 @@
 # usage: scripts/lava-jobs.sh [--out DIR] [--images URL] [SUITE...]
 #
 #   --out DIR     where the jobs go (default: $S5P_CACHE/lava/jobs); one
-#                 SUITE-BOARD-SCENARIO.yaml a boot, and jobs.tsv (each job,
-#                 its suite and board, and the kernel arguments the suite
-#                 boots with)
-#   --images URL  where a lab finds what the pipeline built: URL/BOARD/zImage,
-#                 URL/BOARD/BOARD.dtb and URL/initramfs.cpio.gz (default:
+#                 SUITE-BOARD-SCENARIO.yaml a boot (SUITE@FLAVOUR-... on a
+#                 kernel flavour other than the default), and jobs.tsv (each
+#                 job, its suite and board, and the kernel arguments the
+#                 suite boots with)
+#   --images URL  where a lab finds what the pipeline built, a folder a kernel
+#                 flavour: URL/FLAVOUR/BOARD/zImage, URL/FLAVOUR/BOARD/
+#                 BOARD.dtb and URL/FLAVOUR/initramfs.cpio.gz (default:
 #                 file://$S5P_CACHE/lava/images, what scripts/lava-run.sh
 #                 stages there); http(s):// for a LAVA server
 #   SUITE...      the suites whose boots become jobs (names or words of
-#                 names, as for tests/run.sh); default: every suite that runs
-#                 a guest script (/tests/*.sh) without --share or --module
+#                 names, as for tests/run.sh); default: every suite that
+#                 boots a guest, but those whose header says why not
+#                 ("# s5p-lava: no (WHY)": 12, 15, 38), and of those whose
+#                 header says "# s5p-lava: scripts (WHY)" (10) only the
+#                 boots of a guest script
 #
-# Nothing is copied by hand: each suite runs with S5P_BOOT_RECORD set, so
-# that scripts/boot.sh records every boot it would make (board, timeout,
-# kernel command line, command) and boots nothing; a job is written for
-# each boot of the default kernel whose command is a guest script, or the
-# demo, and that needs only the board's kernel, device tree and initramfs
-# (not --dtb, --share or --module).  The job boots the kernel command line
-# the suite boots with, less s5p.out= (boot.sh's UART for a --cmd run's
-# output: a LAVA job runs the script from the console's shell), waits for
-# /init's shell prompt, runs the script and reads its KTAP results
-# (tests/guest/lib.sh) with a LAVA monitor, then its exit status.
-# A suite runs here in about a second (its host checks see no output and
-# fail, which is ignored).
+# Nothing is copied by hand: each suite runs with S5P_BOOT_RECORD set, once
+# a kernel flavour it runs on (its "# s5p-flavours:" header), so that
+# scripts/boot.sh records every boot it would make (board, flavour,
+# timeout, kernel command line, command) and boots nothing; a job is
+# written for each boot that needs only the flavour's kernel, the board's
+# device tree and the flavour's initramfs (not --dtb, --share or --module).
+# The job boots the kernel command line the suite boots with, less
+# s5p.out= (boot.sh's UART for a --cmd run's output: a LAVA job runs the
+# command from the console's shell), waits for /init's shell prompt and
+# runs the command: a guest script's KTAP results (tests/guest/lib.sh) are
+# read by a LAVA monitor, then its exit status; the demo's and a suite's
+# own command's (46's, 13's: typed in as gzip and base64) exit status is
+# the result.  The suites' checks on the host (of a console log, of files
+# written to a host folder) are not in the jobs.
+# A suite runs here in about a second a flavour (its host checks see no
+# output and fail, which is ignored).
 . "$(dirname "$0")/lib/common.sh"
 
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; }
@@ -59,9 +68,10 @@ for s in "$S5P_TOP"/tests/suites/*.sh; do
 		for p in "${pats[@]}"; do [[ $n == *"$p"* ]] && m=1; done
 		[ $m = 1 ] || continue
 	else
-		# a guest script, and none of the host folder or a module of the user's
-		grep -qE 't_guest_boot|/tests/[a-z-]+\.sh|scripts/(fuzz-guest|stress-cma)\.sh' "$s" || continue
-		! grep -qE 'kmod\.sh' "$s" || continue
+		# every suite that boots a guest (tests/run.sh's test), but those
+		# whose header says why a lab cannot take their boots
+		grep -qE 'scripts/(boot|fuzz-guest|stress-cma|bench-[a-z]+)|boot-\$|t_guest_boot' "$s" || continue
+		grep -q '^# s5p-lava: no ' "$s" && continue
 	fi
 	suites+=("$s")
 done
@@ -72,13 +82,33 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/records"
 for s in "${suites[@]}"; do
 	n=$(basename "$s" .sh)
-	# (the default kernel's boots; its logs and checks go nowhere)
-	S5P_BOOT_RECORD=$tmp/$n.rec S5P_FLAVOUR=default S5P_CHECK_LOG='' S5P_KEEP_LOGS='' \
-		S5P_TEST_LOGDIR=$tmp/$n.logs S5P_SHARED_BOOT='' S5P_SUITE_DEADLINE='' \
-		timeout -k 5 60 "$s" </dev/null >"$tmp/$n.out" 2>&1
-	[ "$?" != 124 ] || s5p_die "$n did not end within 60 s while recording its boots"
-	[ -s "$tmp/$n.rec" ] || continue
-	sed "s/^/$n /" "$tmp/$n.rec" >>"$tmp/records"
+	# each kernel flavour the suite runs on (tests/run.sh: the default, and
+	# those its "# s5p-flavours:" header names); a boot's own --flavour
+	# (13-flavours' mainline-cma) is in its record
+	fl=default
+	for f in $(sed -n 's/^# s5p-flavours: *//p' "$s" | head -n1); do
+		[ "$f" = default ] || fl+=" $f"
+	done
+	for f in $fl; do
+		# (its logs and checks go nowhere)
+		rec=$tmp/$n@$f.rec
+		S5P_BOOT_RECORD=$rec S5P_FLAVOUR=$f S5P_CHECK_LOG='' S5P_KEEP_LOGS='' \
+			S5P_TEST_LOGDIR=$tmp/$n@$f.logs S5P_SHARED_BOOT='' S5P_SUITE_DEADLINE='' \
+			timeout -k 5 60 "$s" </dev/null >"$tmp/$n@$f.out" 2>&1
+		[ "$?" != 124 ] || s5p_die "$n ($f kernel) did not end within 60 s while recording its boots"
+		[ -s "$rec" ] || continue
+		# "# s5p-lava: scripts (WHY)": only the boots of a guest script
+		own=1
+		! grep -q '^# s5p-lava: scripts ' "$s" || own=0
+		# boot.sh writes shell words (printf %q, $'...' for a command of
+		# several lines): each record becomes one line of tab-separated
+		# base64 fields, SUITE first, for lava_jobs.py
+		while IFS= read -r line; do
+			eval "w=($line)" || s5p_die "cannot read the boot record: $line"
+			for x in "$n" "${w[@]}" "$own"; do printf '%s\t' "$(printf '%s' "$x" | base64 -w0)"; done
+			printf '\n'
+		done <"$rec" >>"$tmp/records"
+	done
 done
 
 mkdir -p "$out" || s5p_die "cannot create $out"

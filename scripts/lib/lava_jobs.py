@@ -9,12 +9,17 @@ Run with Debian's /usr/bin/python3: the schema check imports lava_common
   lava_jobs.py kargs JOB                     the kernel command line of a job
   lava_jobs.py results RESULTS.yaml          lava-run's results, one a line
 
-RECORDS holds lines "SUITE boot BOARD FLAVOUR TIMEOUT KERNEL-ARGS COMMAND
-EXTRAS" (scripts/boot.sh's S5P_BOOT_RECORD, shell words).  A job is written
-for a boot whose command runs a guest script (/tests/NAME.sh ARGS, or the
-demo) and that needs nothing but the board's kernel, device tree and
-initramfs.
+RECORDS holds a line a boot, its fields base64 and tab-separated: SUITE
+boot BOARD FLAVOUR TIMEOUT KERNEL-ARGS COMMAND EXTRAS (scripts/boot.sh's
+S5P_BOOT_RECORD, decoded by scripts/lava-jobs.sh) OWN.  A job is written for a
+boot that needs nothing but the flavour's kernel, the board's device tree
+and the flavour's initramfs: a guest script (/tests/NAME.sh ARGS: its KTAP
+results, then its exit status), the demo or a suite's own command (its
+exit status).  IMAGES/FLAVOUR/BOARD/zImage, IMAGES/FLAVOUR/BOARD/BOARD.dtb
+and IMAGES/FLAVOUR/initramfs.cpio.gz are what a job deploys.
 """
+import base64
+import gzip
 import math
 import os
 import re
@@ -39,15 +44,17 @@ EXIT = "S5P-LAVA-EXIT"
 
 
 def records(path):
+    """scripts/lava-jobs.sh's records: a line a boot, its fields base64 and
+    tab-separated: SUITE, then boot.sh's record (S5P_BOOT_RECORD): "boot",
+    BOARD, FLAVOUR, TIMEOUT, KERNEL-ARGS, COMMAND, EXTRAS, then "1" if the
+    suite's own commands may be jobs ("0": its header says "# s5p-lava:
+    scripts (WHY)")."""
     for line in open(path):
-        line = line.rstrip("\n")
-        if not line or "$'" in line:      # a command of several lines: no guest script
-            continue
-        w = shlex.split(line)
-        if len(w) != 8 or w[1] != "boot":
+        w = [base64.b64decode(x).decode() for x in line.rstrip("\n").rstrip("\t").split("\t") if line.strip()]
+        if len(w) != 9 or w[1] != "boot":
             continue
         yield dict(suite=w[0], board=w[2], flavour=w[3], timeout=int(w[4]),
-                   kargs=w[5], cmd=w[6], extras=w[7])
+                   kargs=w[5], cmd=w[6], extras=w[7], own=w[8] == "1")
 
 
 def lava_kargs(kargs, board_output):
@@ -82,32 +89,68 @@ def timeout_block(seconds):
     return {"minutes": max(1, math.ceil(seconds / 60))}
 
 
-def job(rec, images, kargs):
-    board, secs = rec["board"], rec["timeout"]
+# A command that is no guest script (a suite's own lines, 46's or
+# 13-flavours') reaches the guest's shell as gzip and base64 (busybox has
+# both), in lines well under the tty's 4095-character line.
+CHUNK = 1024
+CMDFILE = "/tmp/s5p-lava-cmd"
+
+
+def inline_command(cmd):
+    """The shell lines that write CMD to CMDFILE on the guest."""
+    b = base64.b64encode(gzip.compress(cmd.encode(), mtime=0)).decode()
+    lines = ["rm -f %s.b64" % CMDFILE]
+    lines += ["echo %s >>%s.b64" % (b[i:i + CHUNK], CMDFILE) for i in range(0, len(b), CHUNK)]
+    lines.append("base64 -d %s.b64 | gunzip >%s" % (CMDFILE, CMDFILE))
+    return lines
+
+
+def scenario_of(rec):
+    """What names the boot in its suite: the guest script's first argument
+    (or the script), "demo", or for a suite's own command "cmd"."""
+    if rec["extras"] == "demo":
+        return "demo"
+    g = guest_script(rec["cmd"])
+    if not g:
+        return "cmd"
+    script, args = g
+    return args[0] if args and re.fullmatch(r"[a-z][a-z0-9-]*", args[0]) else os.path.basename(script)[:-3]
+
+
+def job(rec, images, kargs, ident):
+    board, secs, flavour = rec["board"], rec["timeout"], rec["flavour"]
     demo = rec["extras"] == "demo"
+    scenario = scenario_of(rec)
+    # KTAP results (tests/guest/lib.sh) from a guest script; the exit status
+    # of the demo and of a suite's own command
+    ktap = not demo and guest_script(rec["cmd"]) is not None
+    load = []
     if demo:
-        scenario = "demo"
         # the demo writes its files to /host (boot.sh --share); here they
         # stay in the guest's /host, and its exit status is the result
         command = "mkdir -p /host && %s" % rec["cmd"]
-    else:
-        script, args = guest_script(rec["cmd"])
-        name = os.path.basename(script)[:-3]
-        scenario = args[0] if args and re.fullmatch(r"[a-z][a-z0-9-]*", args[0]) else name
+    elif ktap:
         command = rec["cmd"]
+    else:
+        load = inline_command(rec["cmd"])
+        command = "sh %s" % CMDFILE
     command = "%sSTART -; %s; %sEXIT $?" % (MARK, command, MARK)
-    ident = "%s-%s-%s" % (rec["suite"], board, scenario)
+    # (LAVA's names take no "@")
+    name = ident.replace("@", ".")
+    # what the pipeline built for the flavour: IMAGES/FLAVOUR/BOARD/zImage,
+    # IMAGES/FLAVOUR/BOARD/BOARD.dtb, IMAGES/FLAVOUR/initramfs.cpio.gz
+    where = "%s/%s" % (images, flavour)
     actions = [
         {"deploy": {
             "to": "tmpfs",
             "timeout": {"minutes": 5},
             "images": {
                 "kernel": {"image_arg": '-kernel {kernel} -append "%s"' % kargs,
-                           "url": "%s/%s/zImage" % (images, board)},
+                           "url": "%s/%s/zImage" % (where, board)},
                 "dtb": {"image_arg": "-dtb {dtb}",
-                        "url": "%s/%s/%s.dtb" % (images, board, board)},
+                        "url": "%s/%s/%s.dtb" % (where, board, board)},
                 "ramdisk": {"image_arg": "-initrd {ramdisk}",
-                            "url": "%s/initramfs.cpio.gz" % images},
+                            "url": "%s/initramfs.cpio.gz" % where},
             },
         }},
         {"boot": {
@@ -122,17 +165,18 @@ def job(rec, images, kargs):
                 "name": "start",
                 "prompts": [PROMPT],
                 # (on to the monitor as soon as the script starts)
-                "script": [{"command": command, "name": scenario,
+                "script": [{"command": c, "name": "load-%d" % i} for i, c in enumerate(load, 1)] +
+                          [{"command": command, "name": scenario,
                             "successes": [{"message": START}],
                             "wait_for_prompt": False}],
             }],
         }},
     ]
-    if not demo:
+    if ktap:
         actions.append({"test": {
             "timeout": timeout_block(secs),
             "monitors": [{
-                "name": ident,
+                "name": name,
                 "start": KTAP_START,
                 "end": KTAP_END,
                 "pattern": KTAP_RESULT,
@@ -140,7 +184,7 @@ def job(rec, images, kargs):
             }],
         }})
     actions.append({"test": {
-        "timeout": timeout_block(secs if demo else 60),
+        "timeout": timeout_block(60 if ktap else secs),
         "interactive": [{
             "name": "exit",
             "prompts": [PROMPT],
@@ -152,9 +196,9 @@ def job(rec, images, kargs):
             }],
         }],
     }})
-    return ident, {
+    return {
         "device_type": "qemu",
-        "job_name": "s5pv210-cma %s %s %s" % (rec["suite"], board, scenario),
+        "job_name": "s5pv210-cma %s" % ident,
         "timeouts": {
             # the boot and the command within the suite's timeout, plus the
             # deploy's and the exit check's
@@ -172,9 +216,11 @@ def job(rec, images, kargs):
         },
         "metadata": {
             "s5p.suite": rec["suite"],
+            "s5p.flavour": flavour,
             "s5p.board": board,
             "s5p.scenario": scenario,
-            "s5p.command": rec["cmd"],
+            "s5p.command": rec["cmd"] if ktap or demo else
+            "the suite's own command, %d lines (%s)" % (len(rec["cmd"].splitlines()), CMDFILE),
             "s5p.timeout-s": str(secs),
             "s5p.source": "tests/suites/%s.sh (scripts/boot.sh, S5P_BOOT_RECORD)" % rec["suite"],
         },
@@ -186,25 +232,26 @@ def write(path, outdir, images, top):
     os.makedirs(outdir, exist_ok=True)
     seen = {}
     for rec in records(path):
-        if rec["flavour"] != "default":
+        # what needs more than the flavour's kernel, the board's device tree
+        # and the initramfs (a host folder, a module built on the host, a
+        # device tree of the suite's own) is no job
+        if rec["extras"] not in ("-", "demo"):
             continue
-        if rec["extras"] == "-":
-            if not guest_script(rec["cmd"]):
-                continue
-        elif rec["extras"] != "demo":
+        if rec["extras"] == "-" and not rec["own"] and not guest_script(rec["cmd"]):
             continue
         kargs = lava_kargs(rec["kargs"], board_output(top, rec["board"]))
-        ident, data = job(rec, images, kargs)
+        suite = rec["suite"] if rec["flavour"] == "default" else "%s@%s" % (rec["suite"], rec["flavour"])
+        ident = "%s-%s-%s" % (suite, rec["board"], scenario_of(rec))
         seen[ident] = seen.get(ident, 0) + 1
         if seen[ident] > 1:
-            data["job_name"] += " (%d)" % seen[ident]
             ident = "%s-%d" % (ident, seen[ident])
+        data = job(rec, images, kargs, ident)
         f = os.path.join(outdir, ident + ".yaml")
         with open(f, "w") as out:
             out.write("# LAVA job written by scripts/lava-jobs.sh from %s\n"
                       "# (docs/lab.md); do not edit: generate again\n" % data["metadata"]["s5p.source"])
             yaml.safe_dump(data, out, sort_keys=False, width=1000)
-        print("%s\t%s\t%s\t%s" % (f, rec["suite"], rec["board"], " ".join(rec["kargs"].split())))
+        print("%s\t%s\t%s\t%s" % (f, suite, rec["board"], " ".join(rec["kargs"].split())))
 
 
 def validate(files):

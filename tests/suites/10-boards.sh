@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-lava: scripts (its own commands test QEMU's end of a boot, poweroff, reboot, an exit status and the boot timeout, which a LAVA job handles its own way)
 # The base machine on both boards: boots to userspace, memory banks, VICs,
 # console UART, clock rates, timer rate (against the host's clock), the
 # --append path, poweroff and reboot, and the boot script's own contract

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC1090 # (boards/*/board.conf are sourced by name)
+# s5p-lava: no (the build pipeline on the host: builds, locks and caches in a scratch checkout)
 # s5p-alone: checks the cache's locks by timing a waiting build, and rebuilds in a scratch checkout
 # The pipeline itself (docs/pipeline.md), on the host, on a warm cache:
 #  - known inputs: the file "versions" names every package; a warm cache

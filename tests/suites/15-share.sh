@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
 # s5p-debug-scenarios: goni:main
+# s5p-lava: no (the host side of the driver author's loop: a host folder in the guest, modules built on the host)
 # The driver author's loop: a host folder in the guest (boot.sh --share DIR,
 # virtio-9p on the machines' virtio-mmio transports, /host in the guest)
 # and out-of-tree modules (scripts/kmod.sh DIR, boot.sh --module FILE.ko).

@@ -9,32 +9,61 @@
 # reads tests/guest/lib.sh's KTAP the way t_relay does.  Host only, a few
 # seconds (each guest suite runs about a second to record its boots).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 9
+t_plan 12
 
 jobs=$T_TMP/jobs
 py=$S5P_TOP/scripts/lib/lava_jobs.py
 t_check "scripts/lava-jobs.sh writes the jobs" \
-	"$S5P_TOP/scripts/lava-jobs.sh" --out "$jobs" --images https://lab.example.org/s5pv210-cma/default
+	"$S5P_TOP/scripts/lava-jobs.sh" --out "$jobs" --images https://lab.example.org/s5pv210-cma
 
-# Every suite that runs a guest script without --share or --module has jobs
-# (the ones lava-jobs.sh picks by itself), one a boot of its guest script.
-want=() missing=()
+# Every suite that boots a guest (tests/run.sh's test) has jobs, on each
+# kernel flavour it runs on, unless its header says why a lab cannot take
+# its boots ("# s5p-lava: no (WHY)").
+want=() missing=() nowhy=() flav=0
 for s in "$S5P_TOP"/tests/suites/*.sh; do
-	# (the same choice as lava-jobs.sh's; t_guest_[b]oot: this file is no
-	# guest suite, for tests/run.sh and lava-jobs.sh alike)
-	grep -qE 't_guest_[b]oot|/tests/[a-z-]+\.sh|scripts/(fuzz-guest|stress-cma)\.sh' "$s" || continue
-	grep -qE 'kmod\.sh|lava-jobs\.sh' "$s" && continue
+	grep -qE 'scripts/(boot|fuzz-guest|stress-cma|bench-[a-z]+)|boot-\$|t_guest_[b]oot' "$s" || continue
 	n=$(basename "$s" .sh)
-	# (38-gstreamer's boots all share a host folder: no job)
-	grep -q -- '--share' "$s" && continue
+	[ "$n" != 16-lava ] || continue
+	if grep -q '^# s5p-lava:' "$s"; then
+		grep -qE '^# s5p-lava: (no|scripts) \(.{10,}\)$' "$s" || nowhy+=("$n")
+		! grep -q '^# s5p-lava: no' "$s" || continue
+	fi
 	want+=("$n")
-	compgen -G "$jobs/$n-*.yaml" >/dev/null || missing+=("$n")
+	compgen -G "$jobs/$n-*.yaml" >/dev/null || compgen -G "$jobs/$n@*.yaml" >/dev/null || missing+=("$n")
+	for f in $(sed -n 's/^# s5p-flavours: *//p' "$s" | head -n1); do
+		[ "$f" = default ] && continue
+		flav=$((flav + 1))
+		compgen -G "$jobs/$n@$f-*.yaml" >/dev/null || missing+=("$n@$f")
+	done
 done
 njobs=$(find "$jobs" -name '*.yaml' 2>/dev/null | wc -l)
 t_check "each guest suite has its jobs ($njobs jobs for ${#want[@]} suites: ${want[*]}; none for: ${missing[*]:-nothing missing})" \
 	[ "${#missing[@]}" = 0 -a "$njobs" -ge "${#want[@]}" ]
+t_check "each suite has its jobs on every other kernel flavour it runs on ($flav suite-flavour pairs, $(cd "$jobs" && ls -- *@*.yaml 2>/dev/null | wc -l) jobs)" \
+	[ "$flav" -gt 0 -a "${#missing[@]}" = 0 ]
+t_check "a suite without jobs, or with jobs only for its guest scripts, says why (# s5p-lava: no|scripts (WHY))${nowhy:+: not ${nowhy[*]}}" \
+	[ "${#nowhy[@]}" = 0 ]
 t_check "there is one job for the demo (35-codec, boot-goni.sh --demo)" \
 	test -f "$jobs/35-codec-goni-demo.yaml"
+
+# A suite's own command (46's, several lines with a trace in a here-document)
+# reaches the guest's shell intact: the job's lines, run by dash, write a
+# file whose trace is bench/traces/tiny.trace, and that is valid sh.
+own_cmd() {
+	/usr/bin/python3 -c '
+import base64, gzip, sys, yaml
+j = yaml.safe_load(open(sys.argv[1]))
+cmds = [c["command"] for a in j["actions"] if "test" in a and "interactive" in a["test"]
+        for i in a["test"]["interactive"] for c in i["script"] if (c.get("name") or "").startswith("load-")]
+assert len(cmds) >= 3, cmds
+b64 = "".join(c.split()[1] for c in cmds if c.startswith("echo "))
+cmd = gzip.decompress(base64.b64decode(b64)).decode()
+open(sys.argv[3], "w").write(cmd)
+assert open(sys.argv[2]).read() in cmd, "the trace is not in the command"
+' "$jobs/46-cma-bench-guest-goni-cmd.yaml" "$S5P_TOP/bench/traces/tiny.trace" "$T_TMP/46.cmd" &&
+		dash -n "$T_TMP/46.cmd"
+}
+t_check "a suite's own command reaches the guest intact (46: the job writes it with the trace, valid sh)" own_cmd
 
 # lava-common's schema
 if [ ! -f /usr/lib/python3/dist-packages/lava_common/schemas/__init__.py ]; then
@@ -79,16 +108,21 @@ done <"$jobs/jobs.tsv"
 t_check "each job's kernel arguments equal its suite's ($n jobs, $diff differ)" [ "$diff" = 0 -a "$n" = "$njobs" ]
 
 # The monitor's timeout is the suite's (boot.sh --timeout, in minutes)
-t_check "a job's timeouts come from its suite (30-camera: 900 s, 45-cma-stats: 300 s)" \
+# (and the images of its flavour)
+t_check "a job's timeouts come from its suite (30-camera: 900 s, 45-cma-stats: 300 s, on the debug kernel 1800 s) and its images from its flavour" \
 	/usr/bin/python3 -c '
 import sys, yaml
-for f, s in ((sys.argv[1], 900), (sys.argv[2], 300)):
+for f, s, fl in ((sys.argv[1], 900, "default"), (sys.argv[2], 300, "default"), (sys.argv[3], 1800, "debug")):
     j = yaml.safe_load(open(f))
     mon = [a["test"] for a in j["actions"] if "test" in a and "monitors" in a["test"]][0]
     boot = [a["boot"] for a in j["actions"] if "boot" in a][0]
     assert mon["timeout"] == {"minutes": s // 60} == boot["timeout"], (f, mon["timeout"], boot["timeout"])
     assert j["metadata"]["s5p.timeout-s"] == str(s)
-' "$jobs/30-camera-goni-main.yaml" "$jobs/45-cma-stats-goni-main.yaml"
+    img = [a["deploy"]["images"] for a in j["actions"] if "deploy" in a][0]
+    base = "https://lab.example.org/s5pv210-cma/" + fl
+    assert img["kernel"]["url"] == base + "/goni/zImage", img["kernel"]["url"]
+    assert img["ramdisk"]["url"] == base + "/initramfs.cpio.gz", img["ramdisk"]["url"]
+' "$jobs/30-camera-goni-main.yaml" "$jobs/45-cma-stats-goni-main.yaml" "$jobs/45-cma-stats@debug-goni-main.yaml"
 
 # The guest's KTAP (tests/guest/lib.sh, run here by dash like busybox sh),
 # read by the jobs' monitor pattern (as pexpect does: Python's re on the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC1090 # (boards/*/board.conf are sourced by name)
+# s5p-lava: no (the frames go to a host folder, boot.sh --share, and are checked on the host)
 # GStreamer in the guest (docs/camera.md, "GStreamer"): Debian's armel
 # gst-launch-1.0 with the video4linux2 plugin on the camera and the codec.
 # One boot a board (goni, aquila), each running tests/guest/gst.sh with
