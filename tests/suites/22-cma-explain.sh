@@ -7,7 +7,7 @@
 # The guest side: 40-cma-guest compares cma-explain with every boot's log,
 # 44-cma-movable boots a plan and replays its trace.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 30
+t_plan 32
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source >/dev/null
@@ -139,5 +139,36 @@ for t in media random; do
 	t_check "cma-plan $t.trace: its device tree fragment compiles" dtc -q -I dts -O dtb -o /dev/null "$T_TMP/plan-$t.dts"
 done
 grep '^# ' "$T_TMP/plan-media.out" | sed 's/^/# media: /'
+
+# cma-plan on a capture of the kernel's trace events (tracefs's own header,
+# events of other kinds, a refused request): cam's peak is its two 1 MiB
+# chunks live at once, or the 2 MiB one after them; codec's one 128 KiB
+# chunk aligned to 128 KiB.  40-cma-guest plans a real capture.
+cat >"$T_TMP/cap.events" <<'EOF'
+# tracer: nop
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+        cma-test-93      [000] .....    40.100000: cma_regions_alloc_start: region=- owner=fb200000.camera/ size=0x100000 align=0x1000
+        cma-test-93      [000] .....    40.100100: cma_regions_alloc_finish: region=cam owner=fb200000.camera/ size=0x100000 align=0x1000 addr=0x4e000000 err=0 tries=1 ns=5000 migrated=0
+        cma-test-93      [000] .....    40.100200: cma_regions_alloc_finish: region=cam owner=fb200000.camera/y size=0x100000 align=0x1000 addr=0x4e100000 err=0 tries=1 ns=5000 migrated=3
+        cma-test-93      [000] .....    40.100300: cma_regions_alloc_finish: region=codec-a owner=s5p-codec/a size=0x20000 align=0x20000 addr=0x4f800000 err=0 tries=1 ns=5000 migrated=0
+        cma-test-93      [000] .....    40.100400: cma_regions_alloc_finish: region=cam owner=fb200000.camera/ size=0x4000000 align=0x1000 addr=0x0 err=-12 tries=1 ns=5000 migrated=0
+        cma-test-93      [000] .....    40.100500: cma_regions_release: region=cam owner=fb200000.camera/ addr=0x4e000000 size=0x100000
+        cma-test-93      [000] .....    40.100600: cma_regions_claim_busy: region=cam pfn=0x4e000 count=256 busy_pfn=0x4e010 err=-16
+        cma-test-93      [000] .....    40.100700: cma_regions_release: region=cam owner=fb200000.camera/y addr=0x4e100000 size=0x100000
+        cma-test-93      [000] .....    40.100800: cma_regions_alloc_finish: region=cam owner=fb200000.camera/ size=0x200000 align=0x1000 addr=0x4e000000 err=0 tries=1 ns=5000 migrated=0
+EOF
+"$plan" --quiet "$T_TMP/cap.events" >"$T_TMP/cap.out" 2>&1
+t_check "cma-plan on trace events: cam=2M for fb200000.camera and its kind y, codec-a=128K/128K; the refused request left out" \
+	bash -c "grep -qx 'cma=cam=2M;codec-a=128K/128K' '$T_TMP/cap.out' &&
+		grep -qx 'cma_map=fb200000.camera,fb200000.camera/y=cam;s5p-codec/a=codec-a' '$T_TMP/cap.out' &&
+		grep -q '(7 of them).*; 1 requests the kernel refused left out' '$T_TMP/cap.out'"
+sed 's/^/#   /' "$T_TMP/cap.out" | grep -v '^#   $'
+sed 's/addr=0x4e100000 size=0x100000$/addr=0x4e180000 size=0x100000/' "$T_TMP/cap.events" >"$T_TMP/bad.events"
+"$plan" --quiet "$T_TMP/bad.events" >"$T_TMP/bad.out" 2>&1
+rc=$?
+t_check "cma-plan on trace events: a release of an address never allocated is refused with its line (status $rc)" \
+	bash -c "[ $rc = 2 ] && grep -q 'bad.events:12: cannot parse: .*(a release of an address the capture did not allocate)' '$T_TMP/bad.out'"
 
 t_done

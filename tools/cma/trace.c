@@ -195,6 +195,123 @@ enum trace_type trace_parse(const char *line, struct trace_op *op)
 	return op->type = TRACE_ALLOC;
 }
 
+/* Trace events (tracefs) */
+
+/* The value of "KEY=" in @line (up to the next space) into @buf; 0 if found. */
+static int field(const char *line, const char *key, char *buf, size_t max)
+{
+	size_t k = strlen(key), n;
+	const char *p = line;
+
+	while ((p = strstr(p, key))) {
+		if (p > line && !isspace((unsigned char)p[-1])) {
+			p += k;
+			continue;
+		}
+		p += k;
+		n = strcspn(p, " \t\r\n");
+		if (n >= max)
+			return -1;
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+static int field_num(const char *line, const char *key, unsigned long long *v)
+{
+	char buf[32];
+	const char *e;
+
+	if (field(line, key, buf, sizeof(buf)))
+		return -1;
+	if (buf[0] == '-') {
+		long long x = strtoll(buf, (char **)&e, 10);
+
+		*v = (unsigned long long)x;
+		return *e ? -1 : 0;
+	}
+	return trace_parse_size(buf, &e, v) || *e ? -1 : 0;
+}
+
+/* "owner=DEV/KIND": the device and the kind ("" for the empty kind). */
+static int owner(const char *line, struct trace_op *op)
+{
+	char buf[2 * TRACE_NAME_MAX + 2], *slash;
+
+	if (field(line, "owner=", buf, sizeof(buf)))
+		return -1;
+	slash = strchr(buf, '/');
+	if (!slash || slash == buf || strlen(slash + 1) > TRACE_NAME_MAX ||
+	    (size_t)(slash - buf) > TRACE_NAME_MAX)
+		return -1;
+	*slash = '\0';
+	strcpy(op->dev, buf);
+	strcpy(op->kind, slash + 1);
+	return 0;
+}
+
+enum trace_type trace_parse_event(struct trace_events *st, const char *line,
+				  struct trace_op *op)
+{
+	unsigned long long size, align, addr, err;
+	char region[sizeof(op->text)];
+	size_t i;
+
+	memset(op, 0, sizeof(*op));
+	if (strstr(line, " cma_regions_alloc_finish: ")) {
+		if (owner(line, op) || field(line, "region=", region, sizeof(region)) ||
+		    field_num(line, "size=", &size) || field_num(line, "align=", &align) ||
+		    field_num(line, "addr=", &addr) || field_num(line, "err=", &err))
+			return bad(op, "an alloc_finish event without its owner, region, size, align, addr or err");
+		if (!size || (align & (align - 1)))
+			return bad(op, "an alloc_finish event with a bad size or alignment");
+		op->id = ++st->next_id;
+		op->size = size;
+		op->align = align;
+		if (err) {
+			op->result = TRACE_ERRNO;
+			op->err = -(int)err;
+			return op->type = TRACE_ALLOC;
+		}
+		if (st->n == st->cap) {
+			size_t cap = st->cap ? 2 * st->cap : 256;
+			struct trace_live *l = realloc(st->live, cap * sizeof(*l));
+
+			if (!l)
+				return bad(op, "out of memory");
+			st->live = l;
+			st->cap = cap;
+		}
+		st->live[st->n].addr = addr;
+		st->live[st->n++].id = op->id;
+		op->result = TRACE_ADDR;
+		op->addr = addr;
+		strcpy(op->text, region);
+		return op->type = TRACE_ALLOC;
+	}
+	if (strstr(line, " cma_regions_release: ")) {
+		if (field_num(line, "addr=", &addr))
+			return bad(op, "a release event without its addr");
+		for (i = st->n; i-- > 0;)
+			if (st->live[i].addr == addr)
+				break;
+		if (i == (size_t)-1)
+			return bad(op, "a release of an address the capture did not allocate");
+		op->id = st->live[i].id;
+		st->live[i] = st->live[--st->n];
+		return op->type = TRACE_FREE;
+	}
+	return op->type = TRACE_NONE;
+}
+
+void trace_events_free(struct trace_events *st)
+{
+	free(st->live);
+	memset(st, 0, sizeof(*st));
+}
+
 /* Statistics */
 
 void trace_stats_add(struct trace_stats *s, unsigned long long ns)

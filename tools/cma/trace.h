@@ -62,6 +62,32 @@ struct trace_op {
  */
 enum trace_type trace_parse(const char *line, struct trace_op *op);
 
+/*
+ * A capture of the kernel's CMA trace events read as a trace: the lines of
+ * tracefs's "trace" file (or trace_pipe, or trace-cmd report) with the
+ * events cma_regions/cma_regions_alloc_finish and cma_regions_release
+ * enabled.  trace_parse_event() reads one line: an allocation that
+ * succeeded is a TRACE_ALLOC (a new id, its result the address, the region
+ * the kernel took it from in .text), its release a TRACE_FREE of that id
+ * (found by address among the live ones); an allocation that failed is a
+ * TRACE_ALLOC with its errno and an empty .text; every other line
+ * (headers, other events) is TRACE_NONE, and TRACE_ERROR says why an
+ * event's line is unreadable (a release of an address not allocated in
+ * the capture is one).  @st starts zeroed; trace_events_free() frees it.
+ */
+struct trace_events {
+	unsigned long next_id;
+	struct trace_live {
+		unsigned long long addr;
+		unsigned long id;
+	} *live;
+	size_t n, cap;
+};
+
+enum trace_type trace_parse_event(struct trace_events *st, const char *line,
+				  struct trace_op *op);
+void trace_events_free(struct trace_events *st);
+
 /* A number with an optional K, M or G suffix; 0 on success. */
 int trace_parse_size(const char *s, const char **end, unsigned long long *val);
 

@@ -2,9 +2,11 @@
 /*
  * cma-plan: the smallest regions, and a map, that serve every request of
  * a recorded allocation trace (tools/cma/trace.h's format: cma-test -r,
- * bench/traces/).  The requests are grouped by the region the trace's own
- * cma_map= sends them to (or, with --per-kind or a trace without a map,
- * one group per device and kind); each group's region size is found by
+ * bench/traces/), or of a capture of the kernel's CMA trace events
+ * (tracefs: cma_regions_alloc_finish and cma_regions_release, docs/cma.md).
+ * The requests are grouped by the region the trace's own cma_map= sends
+ * them to, or for a capture the region the kernel took each from (or, with
+ * --per-kind or a trace without a map, one group per device and kind); each group's region size is found by
  * replaying the group's allocations and frees, in the trace's order,
  * through the kernel's own code (mm/cma-regions.c's __cma_alloc() and
  * cma_put(), the chosen allocator of mm/cma-*.c) on regions of trial
@@ -55,6 +57,8 @@ static size_t nr_ops;
 static struct group groups[MAX_GROUPS];
 static int nr_groups;
 static const char *allocator;
+/* a capture of the kernel's trace events: its events, and the refused requests */
+static unsigned int nr_events, nr_refused;
 
 static int group_named(const char *name)
 {
@@ -105,6 +109,7 @@ static int load(const char *path, int per_kind)
 	struct cma_report rep = { .quiet = true };
 	char cma[600] = "", map[600] = "", line[1024], name[CMA_NAME_MAX + 1];
 	unsigned int nr_tregs = 0, no = 0;
+	struct trace_events events = { };
 	size_t cap = 0;
 	FILE *f = fopen(path, "r");
 	size_t i;
@@ -115,9 +120,22 @@ static int load(const char *path, int per_kind)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct trace_op op;
+		enum trace_type t;
 
 		no++;
-		switch (trace_parse(line, &op)) {
+		/* a capture of the kernel's trace events, or cma-test's format */
+		if (strstr(line, " cma_regions_")) {
+			t = trace_parse_event(&events, line, &op);
+			nr_events += t != TRACE_NONE;
+			if (t == TRACE_ALLOC && op.result == TRACE_ERRNO) {
+				/* a request the kernel refused: no lifetime to plan for */
+				nr_refused++;
+				continue;
+			}
+		} else {
+			t = trace_parse(line, &op);
+		}
+		switch (t) {
 		case TRACE_NONE:
 			continue;
 		case TRACE_ERROR:
@@ -145,6 +163,7 @@ static int load(const char *path, int per_kind)
 		ops[nr_ops++] = op;
 	}
 	fclose(f);
+	trace_events_free(&events);
 
 	/* The trace's own regions and map say which requests share a region. */
 	if (!per_kind && *cma && *map) {
@@ -171,7 +190,10 @@ static int load(const char *path, int per_kind)
 		}
 		if (nr_tregs)
 			rule = cma_map_match(&tmap, op->dev, op->kind);
-		if (rule && rule->nr_regions)
+		if (!per_kind && op->text[0])
+			/* an event: the region the kernel took it from */
+			snprintf(name, sizeof(name), "%s", op->text);
+		else if (rule && rule->nr_regions)
 			snprintf(name, sizeof(name), "%s", tmap.regions[rule->region]->name);
 		else
 			name_of(name, op->dev, op->kind);
@@ -366,6 +388,9 @@ int main(int argc, char **argv)
 
 	printf("# cma-plan: %s: %zu operations, %d regions, allocator %s (%d trial replays)\n",
 	       argv[optind], nr_ops, nr_groups, allocator ?: cma_allocator_find(NULL)->name, trials);
+	if (nr_events)
+		printf("# a capture of the kernel's trace events (%u of them): grouped by the region each request was taken from; %u requests the kernel refused left out (no lifetime)\n",
+		       nr_events, nr_refused);
 	printf("# %-16s %8s %12s %10s %12s %9s  %s\n", "region", "requests", "peak KiB", "align",
 	       "size KiB", "overhead", "devices/kinds");
 	for (g = 0; g < nr_groups; g++) {
