@@ -91,9 +91,12 @@ def timeout_block(seconds):
 
 # A command that is no guest script (a suite's own lines, 46's or
 # 13-flavours') reaches the guest's shell as gzip and base64 (busybox has
-# both), in lines well under the tty's 4095-character line.
-CHUNK = 1024
-CMDFILE = "/tmp/s5p-lava-cmd"
+# both), in lines that fit the 80 columns busybox's line editor assumes
+# (prompt, "echo ", the chunk, " >>/tmp/c.b64"): ash redraws a longer line
+# at every character typed, and a 1024-character line took over a minute
+# to type at the device's 10 ms a character (seen in the first run).
+CHUNK = 56
+CMDFILE = "/tmp/c"
 
 
 def inline_command(cmd):
@@ -160,7 +163,8 @@ def job(rec, images, kargs, ident):
             "prompts": [PROMPT],
         }},
         {"test": {
-            "timeout": {"minutes": 1},
+            # (a minute, and one more for every 20 lines of a command typed in)
+            "timeout": {"minutes": 1 + math.ceil(len(load) / 20)},
             "interactive": [{
                 "name": "start",
                 "prompts": [PROMPT],
