@@ -11,7 +11,7 @@
 # one on cma-plan's proposal for bench/traces/media.trace, replaying it.
 # Every boot's cma: lines are the ones cma-explain predicts.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 303 debug=104
+t_plan 304 debug=104
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"
 
 # ktap LOG BOARD: the cma-regions KUnit suite's results in a console log.
@@ -148,7 +148,7 @@ cma: error: cma_map=fb200000.camera/*,s5p-cam*/*=cam,badalloc: no region badallo
 # and map its host replay found to serve every request), booted on Goni:
 # the same trace replays through /dev/cma and no request fails.
 plan_boot() {
-	local log=$T_TMP/plan.log out=$T_TMP/plan.out share=$T_TMP/plan-share plan cma map kib rc
+	local log=$T_TMP/plan.log out=$T_TMP/plan.out share=$T_TMP/plan-share plan cma map kib rc events
 	mkdir -p "$share" && cp "$S5P_TOP/bench/traces/media.trace" "$share/"
 	plan=$("$S5P_TOP/scripts/cma-plan.sh" --quiet "$share/media.trace" 2>"$T_TMP/plan.err")
 	cma=$(sed -n 's/^cma=//p' <<<"$plan")
@@ -160,8 +160,18 @@ plan_boot() {
 		return
 	fi
 	echo "# plan: cma=$cma cma_map=$map"
+	# (the replay's allocations and releases captured from the kernel's trace
+	# events, docs/cma.md "Tracing", into the share: planned again below)
 	"$S5P_TOP/scripts/boot-goni.sh" --share "$share" --append "cma=$cma cma_map=$map" --log "$log" \
-		--timeout 300 --cmd 'cma-test -q -p /host/media.trace' >"$out" 2>&1
+		--timeout 300 --cmd 'tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr
+echo 2048 >$tr/buffer_size_kb
+echo 1 >$tr/events/cma_regions/cma_regions_alloc_finish/enable
+echo 1 >$tr/events/cma_regions/cma_regions_release/enable
+cma-test -q -p /host/media.trace; rc=$?
+echo 0 >$tr/tracing_on
+cat $tr/trace >/host/media.events
+exit $rc' >"$out" 2>&1
 	rc=$?
 	t_check "goni, cma-plan's proposal for media.trace: its regions ($kib KiB) and rules set up without a problem" \
 		grep -q "cma: [0-9]* regions reserved ($kib KiB), [0-9]* map rules, 0 problems" "$log"
@@ -171,6 +181,13 @@ plan_boot() {
 	[ "$rc" = 0 ] || tail -n 5 "$out" | sed 's/^/#   /'
 	t_no_reports "goni, cma-plan's proposal: no kernel report in the console log" "$log"
 	explain_agrees "goni, cma-plan's proposal" "$log" goni "" "cma=$cma cma_map=$map"
+	# The kernel's own record of the replay (its trace events) plans to the
+	# same regions and map as the trace it replayed.
+	events=$("$S5P_TOP/scripts/cma-plan.sh" --quiet "$share/media.events" 2>"$T_TMP/events.err")
+	t_check "goni, cma-plan on the kernel's trace events of the replay ($(grep -c ' cma_regions_' "$share/media.events" 2>/dev/null) events): the same regions and map as on media.trace" \
+		[ -n "$events" -a "$(grep '^cma' <<<"$events")" = "$(grep '^cma' <<<"$plan")" ]
+	diff <(grep '^cma' <<<"$plan") <(grep '^cma' <<<"$events") | sed 's/^/#   /'
+	sed 's/^/#   /' "$T_TMP/events.err" | tail -n 3
 }
 
 for board in goni aquila; do
