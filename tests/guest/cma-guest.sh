@@ -309,6 +309,11 @@ cma: cma=$cma (command line)" "$(klog | grep '^cma: cma=')"
 		"cma: cma_map= of the command line replaces the device tree's
 cma: cma_map=$map (command line)" "$(klog | grep '^cma: cma_map=')"
 	check_eq "CMA boot log: no problems" "" "$(errors)"
+	# the dma-buf heaps: the regions the device tree marks linux,cma-heap
+	# while they are the ones set up; none when cma= replaces them
+	if [ -n "$cma" ]; then hp=; else hp="cam codec-a codec-b"; fi
+	check_eq "CMA: dma-buf heaps: ${hp:-none, the regions being the command line's}" "$hp" \
+		"$(ls /dev/dma_heap 2>/dev/null | sort | tr '\n' ' ' | sed 's/ $//')"
 	check_debugfs
 	case "$board" in
 	goni)

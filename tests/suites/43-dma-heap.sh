@@ -4,7 +4,8 @@
 # The dma-buf heaps of the CMA regions (kernel patch "dma-buf: heaps: a
 # heap per CMA region"; docs/cma.md "dma-buf heaps"), through cma-heap
 # (tools/heap).  Two Goni boots run tests/guest/dma-heap.sh:
-#   main    the board's regions, every one a heap: buffers as chunks,
+#   main    the board's regions, those it offers (linux,cma-heap) heaps,
+#           not codec-fw: buffers as chunks,
 #           a killed holder, a camera frame encoded by the codec from a
 #           heap buffer (V4L2_MEMORY_DMABUF), close while imported, a
 #           buffer outside the codec's port refused, bad input; the JPEG
