@@ -36,12 +36,8 @@
 # The debug kernel's boots run on the plain QEMU, 2.4 times faster: that pass
 # checks the kernel side, the default pass the models (docs/testing.md).
 # S5P_QEMU_FLAVOUR set by the caller applies to every run.
-# What the default kernel's boots need (QEMU, kernel, device trees,
-# initramfs) is built before the suites start, so a suite's timeout is its
-# own time; every other flavour's (the debug kernel, 13-flavours'
-# mainline-cma) is a build job in a lane, "build@FLAVOUR"
-# (tests/lib/build-flavour.sh), the debug one first, and the suites on that
-# flavour wait for it while the default pass's run beside it.
+# What the boots need (QEMU, kernels, device trees, initramfs) is built
+# before the suites start, so a suite's timeout is its own time.
 # A failing suite's logs (console logs of its boots included) are kept in
 # $S5P_CACHE/test-logs/NAME.files/, which the summary line names.  Each
 # suite's time is in $S5P_CACHE/test-logs/times.tsv (scripts/test-times.sh
@@ -150,14 +146,6 @@ build_boot() {
 	build "$1, $2 kernel, $3 QEMU" "$logdir/build-$2-$1.log" \
 		env S5P_QEMU_FLAVOUR="$3" "$S5P_TOP/scripts/boot-$1.sh" --build-only --flavour "$2"
 }
-# The default pass's builds here, before any suite; every other flavour's
-# (the debug kernel and the plain QEMU; a suite's own flavour, "#
-# s5p-prebuild: BOARD FLAVOUR", e.g. 13-flavours' mainline-cma, on the
-# default pass's QEMU) is a build job in a lane (tests/lib/build-flavour.sh,
-# "build@FLAVOUR"), one after the other, while the default pass's suites
-# run beside it; the suites on that flavour start once it has ended.
-declare -A build_args=()
-build_jobs=()
 for flavour in $flavours; do
 	need=0
 	for s in "${all[@]}"; do
@@ -165,24 +153,20 @@ for flavour in $flavours; do
 	done
 	[ $need = 1 ] || continue
 	q=$(qemu_for "$flavour")
-	if [ "$flavour" != default ]; then
-		build_args[build@$flavour]="$flavour $q $logdir goni aquila"
-		build_jobs+=("build@$flavour")
-		continue
-	fi
 	printf '# building for the boots: both boards, %s kernel, %s QEMU\n' "$flavour" "$q"
 	t0=$(date +%s)
 	for board in goni aquila; do build_boot "$board" "$flavour" "$q"; done
 	printf '# built in %ss\n' $(($(date +%s) - t0))
 done
-declare -A prebuilt=()
+# A suite's own kernel flavours ("# s5p-prebuild: BOARD FLAVOUR", e.g.
+# 13-flavours' mainline-cma), built here too, on the default pass's QEMU.
 for s in "${all[@]}"; do
 	read -r board flavour _ <<<"$(header "$s" prebuild)"
 	[ -n "$flavour" ] && [[ " $flavours " == *" default "* ]] || continue
-	prebuilt[$(basename "$s" .sh)]=build@$flavour
-	[ -z "${build_args[build@$flavour]:-}" ] || continue
-	build_args[build@$flavour]="$flavour $(qemu_for default) $logdir $board"
-	build_jobs+=("build@$flavour")
+	printf '# building for %s: %s, %s kernel\n' "$(basename "$s" .sh)" "$board" "$flavour"
+	t0=$(date +%s)
+	build_boot "$board" "$flavour" "$(qemu_for default)"
+	printf '# built in %ss\n' $(($(date +%s) - t0))
 done
 # The qtests (05, 06, 07), built here too: built in a lane, they would hold
 # the QEMU tree's lock while the other lane's boots wait for it.
@@ -206,7 +190,6 @@ for f in "$S5P_TOP/tests/suites/times" "$logdir/times"; do
 	done <"$f"
 done
 alone=() lanes=()
-declare -A after=()
 for flavour in $flavours; do
 	for s in "${all[@]}"; do
 		runs_on "$s" "$flavour" || continue
@@ -214,18 +197,7 @@ for flavour in $flavours; do
 		[ "$flavour" = default ] || name=$name@$flavour
 		job="${est[$name]:-300} $name $flavour"
 		if [ -n "$(header "$s" alone)" ]; then alone+=("$job"); else lanes+=("$job"); fi
-		# (a suite on a flavour built by a build job waits for it)
-		[ -z "${build_args[build@$flavour]:-}" ] || after[$name]=build@$flavour
-		[ -z "${prebuilt[$name]:-}" ] || after[$name]=${prebuilt[$name]}
 	done
-done
-# The build jobs: the first before every suite of the lanes (its flavour's
-# suites are the longest to wait for), each next one once the one before it
-# has ended (two builds at once would only wait for each other's lock).
-prev=
-for b in "${build_jobs[@]}"; do
-	if [ -z "$prev" ]; then lanes+=("999999 $b ${b#build@}"); else lanes+=("${est[$b]:-300} $b ${b#build@}"); after[$b]=$prev; fi
-	prev=$b
 done
 # Shared boots: on a flavour, the suites whose header says "# s5p-shared-boot:
 # FLAVOUR BOARD SCRIPT SCENARIO [early|late]" get one boot of BOARD for all
@@ -234,7 +206,7 @@ done
 # The parts run early ones first (those that read the boot's own state: its
 # log, the regions as the boot left them), late ones last (those that kill
 # processes midway), the rest in between, by name within each.
-declare -A shared_dir=() shared_args=()
+declare -A after=() shared_dir=() shared_args=()
 for flavour in $flavours; do
 	declare -A group=() members=()
 	for s in "${all[@]}"; do
@@ -262,7 +234,6 @@ for flavour in $flavours; do
 			for m; do [ "$flavour" = default ] || m=$m@$flavour; sec=$((sec + ${est[$m]:-300})); done
 		fi
 		lanes+=("$sec $sj $flavour")
-		[ -z "${build_args[build@$flavour]:-}" ] || after[$sj]=build@$flavour
 		for m; do
 			[ "$flavour" = default ] || m=$m@$flavour
 			after[$m]=$sj
@@ -290,10 +261,6 @@ start_job() {
 	if [ -n "${shared_args[$name]:-}" ]; then
 		s=$S5P_TOP/tests/lib/shared-boot.sh
 		read -r -a args <<<"${shared_args[$name]}"
-	elif [ -n "${build_args[$name]:-}" ]; then
-		s=$S5P_TOP/tests/lib/build-flavour.sh
-		read -r -a args <<<"${build_args[$name]}"
-		printf '# %s: the build logs are %s/build-%s-*.log\n' "$name" "$logdir" "${name#build@}"
 	fi
 	[ -z "${after[$name]:-}" ] || shared=${shared_dir[${after[$name]}]}
 	[ -z "${shared_dir[$name]:-}" ] || rm -rf "${shared_dir[$name]}"
