@@ -7,7 +7,7 @@
 # tests/run.sh uses) a sanitizer report fails the run it appears in.
 # s5p-timeout: 1800
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 35
+t_plan 36
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2
