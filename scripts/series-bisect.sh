@@ -80,8 +80,10 @@ else
 fi
 n=${#commits[@]}
 [ "$n" -gt 0 ] || s5p_die "no patches"
-[ "$to" -gt 0 ] && [ "$to" -le "$n" ] || to=$n
-[ "$from" -ge 1 ] && [ "$from" -le "$to" ] || s5p_die "--from $from: the series has $n patches (to $to)"
+if [ "$to" = 0 ] || [ "$to" -gt "$n" ]; then to=$n; fi
+if [ "$from" -lt 1 ] || [ "$from" -gt "$to" ]; then
+	s5p_die "--from $from: the series has $n patches (to $to)"
+fi
 
 if [ ! -d "$W" ]; then
 	s5p_log "creating the bisect worktree $W"
@@ -163,7 +165,7 @@ EOF
 run_qtest() {
 	local rc=0 log=$B/bisect-$1.log
 	ASAN_OPTIONS=${ASAN_OPTIONS:-$S5P_QEMU_ASAN_OPTIONS} UBSAN_OPTIONS=${UBSAN_OPTIONS:-$S5P_QEMU_UBSAN_OPTIONS} \
-		S5P_HOSTILE_SEED=1 S5P_HOSTILE_SEQS=$seqs S5P_HOSTILE_OPS=64 S5P_HOSTILE_DEVICE= S5P_HOSTILE_SECONDS= \
+		S5P_HOSTILE_SEED=1 S5P_HOSTILE_SEQS=$seqs S5P_HOSTILE_OPS=64 S5P_HOSTILE_DEVICE='' S5P_HOSTILE_SECONDS='' \
 		QTEST_QEMU_BINARY=$B/qemu-system-arm timeout --foreground -k 10 900 \
 		nice -n 19 "$B/tests/qtest/$1" --tap -k >"$log" 2>&1 || rc=$?
 	if [ "$rc" = 0 ] && s5p_qemu_san_report "$log" >/dev/null; then rc=66; fi
@@ -177,7 +179,7 @@ failed=0 k=0
 s5p_log "checking patches $from-$to of $n (${dev:-qemu-patches/}), $flavour build in $B"
 for c in "${commits[@]}"; do
 	k=$((k + 1))
-	[ "$k" -ge "$from" ] && [ "$k" -le "$to" ] || continue
+	if [ "$k" -lt "$from" ] || [ "$k" -gt "$to" ]; then continue; fi
 	subj=$(git -C "$QSRC" log -1 --format=%s "$c")
 	git -C "$W" checkout -q -f --detach "$c" || s5p_die "checkout of patch $k failed in $W"
 	t=$(date +%s) ok=1 what=
