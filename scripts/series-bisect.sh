@@ -73,8 +73,15 @@ else
 		GIT_INDEX_FILE=$tmp/index git -C "$QSRC" apply --cached --whitespace=nowarn "$tmp/patch" ||
 			s5p_die "$p does not apply"
 		tree=$(GIT_INDEX_FILE=$tmp/index git -C "$QSRC" write-tree)
-		parent=$( { sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } |
-			GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0 git -C "$QSRC" commit-tree "$tree" -p "$parent")
+		date=$(sed -n 's/^Date: //p' "$tmp/info")
+		if ! parent=$( { sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } |
+			GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$tmp/info") \
+			GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$tmp/info") GIT_AUTHOR_DATE=$date \
+			GIT_COMMITTER_NAME=s5p-build GIT_COMMITTER_EMAIL=s5p-build@localhost \
+			GIT_COMMITTER_DATE=$date git -C "$QSRC" commit-tree "$tree" -p "$parent") ||
+			[ -z "$parent" ]; then
+			s5p_die "git commit-tree failed for $p"
+		fi
 		commits+=("$parent")
 	done <"$QSERIES_DIR/series"
 fi
