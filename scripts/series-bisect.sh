@@ -122,6 +122,15 @@ configure_at() { # COMMIT
 }
 configure_at "${commits[$((n - 1))]}"
 [ -f "$B/compile_commands.json" ] || s5p_die "no $B/compile_commands.json"
+# The compile checks need the generated headers (config-poison.h, qapi,
+# trace): the order-only inputs of any object, built once, at the last
+# patch.
+if [ ! -f "$B/config-poison.h" ]; then
+	obj=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[0]["output"])' "$B/compile_commands.json")
+	mapfile -t genh < <(ninja -C "$B" -t query "$obj" | sed -n 's/^ *|| //p')
+	s5p_log "building the generated headers (${#genh[@]}) in $B"
+	build "${genh[@]}" || s5p_die "the generated headers do not build ($B/bisect-build.log)"
+fi
 
 # compile_c FILE...: each C file with its flags from compile_commands.json
 # (-fsyntax-only: no object, no dependency file written into the build).
