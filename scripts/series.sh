@@ -160,7 +160,8 @@ check)
 	# QEMU's checkpatch.pl fails a patch only for errors (warnings, such as
 	# a line over 80 columns or "does MAINTAINERS need updating?" for a new
 	# file, are reported and pass).  --patch: without it a file name with
-	# ".." in it (0030-...-66..patch) is taken for a git revision range.
+	# ".." in it (a subject ending in "66.7 MHz.", say) is taken for a git
+	# revision range.
 	n=0 nerr=0 nwarn=0
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac

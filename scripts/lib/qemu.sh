@@ -67,11 +67,12 @@ s5p_qemu_checkout() {
 	s5p_tree_unlock
 }
 
-# --enable-libjpeg: the codec encodes with libjpeg (libjpeg62-turbo-dev), and
-# --without-default-features would leave it out; the S5PV210 machines need it.
+# --enable-libjpeg: the codec and the JPEG block encode with libjpeg
+# (libjpeg62-turbo-dev), and --without-default-features would leave it out
+# (the machines would be built with stubs in their slots: docs/qemu.md).
 # --enable-virtfs (with its --enable-attr, --enable-cap-ng: libattr1-dev,
 # libcap-ng-dev): virtio-9p on the boards' virtio-mmio transports, the host
-# folder of boot.sh --share (s5pv210.mak asks for it).
+# folder of boot.sh --share (the machines select it where QEMU has virtfs).
 S5P_QEMU_CONFIGURE=(
 	--target-list=arm-softmmu --without-default-devices --with-devices-arm=s5pv210
 	--without-default-features --enable-fdt=system --enable-libjpeg --disable-docs

@@ -7,7 +7,7 @@
 # tests/run.sh uses) a sanitizer report fails the run it appears in.
 # s5p-timeout: 1800
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 34
+t_plan 36
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2
@@ -58,4 +58,47 @@ qemu_checkpatch_clean() {
 }
 t_check "QEMU's checkpatch.pl passes every patch of qemu-patches/ (no warning but MAINTAINERS)" \
 	qemu_checkpatch_clean
+
+# The machines' Kconfig, on hosts with and without libjpeg and virtfs
+# (QEMU's scripts/minikconf.py, as meson runs it, on the tree built
+# above): goni and aquila always build, with the codec and the JPEG block
+# only where libjpeg is, virtio-9p only where virtfs is, and the
+# virtio-mmio transports belong to the boards, not to the SoC.
+qemu_kconfig_hosts() {
+	local h x out bad=0 host mak mode
+	for h in "LIBJPEG VIRTFS" "VIRTFS" "LIBJPEG" ""; do
+		host=(CONFIG_LINUX=y CONFIG_TCG=y CONFIG_ARM=y)
+		for x in $h; do host+=("CONFIG_$x=y"); done
+		for mode in "--allnoconfig s5pv210" "--defconfig default"; do
+			mak=${mode#* }
+			out=$(cd "$QSRC" && python3 scripts/minikconf.py "${mode% *}" out.mak "$T_TMP/kconfig.d" \
+				"configs/devices/arm-softmmu/$mak.mak" Kconfig "${host[@]}" 2>&1) || {
+				echo "host [${h:-nothing}], $mak.mak: minikconf failed:"
+				printf '%s\n' "$out" | grep -v '^ *File\|^Traceback\|^    ' | head -n 4
+				bad=1; continue
+			}
+			want() { # SYMBOL y|n
+				if grep -qx "CONFIG_$1=y" <<<"$out"; then [ "$2" = y ]; else [ "$2" = n ]; fi ||
+					{ echo "host [${h:-nothing}], $mak.mak: CONFIG_$1 should be $2"; bad=1; }
+			}
+			want S5PV210 y
+			want VIRTIO_MMIO y
+			want S5PV210_CAMERA y
+			want S5PV210_CODEC "$([[ $h == *LIBJPEG* ]] && echo y || echo n)"
+			want S5PV210_JPEG "$([[ $h == *LIBJPEG* ]] && echo y || echo n)"
+			want VIRTIO_9P "$([[ $h == *VIRTFS* ]] && echo y || echo n)"
+		done
+	done
+	# The SoC alone (another board's): no virtio-mmio transports.
+	printf 'CONFIG_S5PV210_SOC=y\n' >"$T_TMP/soc.mak"
+	out=$(cd "$QSRC" && python3 scripts/minikconf.py --allnoconfig out.mak "$T_TMP/kconfig.d" \
+		"$T_TMP/soc.mak" Kconfig CONFIG_LINUX=y CONFIG_TCG=y CONFIG_ARM=y CONFIG_LIBJPEG=y \
+		CONFIG_VIRTFS=y 2>&1) || { echo "the SoC alone: minikconf failed"; bad=1; }
+	if grep -qx 'CONFIG_VIRTIO_MMIO=y' <<<"$out"; then
+		echo "the SoC alone selects VIRTIO_MMIO (the boards' transports)"; bad=1
+	fi
+	return "$bad"
+}
+t_check "Kconfig: goni and aquila build without libjpeg or virtfs (codec, JPEG, 9p optional), the transports are the boards'" \
+	qemu_kconfig_hosts
 t_done

@@ -3,7 +3,7 @@
 # registers, reset, interrupt on VIC2 5, frames checked pixel for pixel in
 # guest RAM, the buffer ring, timing and every error path.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 20
+t_plan 23
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2

@@ -3,7 +3,7 @@
 # registers, interrupt on VIC2 14, encode time, real encodes of every format
 # decoded back and compared, quality scaling, reset and every error path.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 60
+t_plan 63
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2
