@@ -109,7 +109,7 @@ enum codec_error {
 	CODEC_ERR_WINDOW,
 	CODEC_ERR_BUS,
 	CODEC_ERR_DST_SIZE,
-	CODEC_ERR_PORT_OVERLAP,
+	CODEC_ERR_SAME_BANK,
 };
 
 static const char *const codec_error_name[] = {
@@ -123,7 +123,7 @@ static const char *const codec_error_name[] = {
 	[CODEC_ERR_WINDOW] = "buffer outside its port window",
 	[CODEC_ERR_BUS] = "buffer not in RAM",
 	[CODEC_ERR_DST_SIZE] = "output buffer too small",
-	[CODEC_ERR_PORT_OVERLAP] = "port windows overlap",
+	[CODEC_ERR_SAME_BANK] = "both kinds of buffer in one memory bank",
 };
 
 #define PORT_A			0
@@ -139,6 +139,8 @@ static const char *const codec_error_name[] = {
 #define DEF_WIDTH		640
 #define DEF_HEIGHT		480
 #define MAX_CAPTURE_SIZE	SZ_32M
+/* The raw frame interval until S_PARM(OUTPUT) sets one: 30 frames a second */
+#define DEF_FPS			30
 /*
  * A job that has not ended after this is aborted.  The device's busy time
  * is the modelled time (at most 84 ms at 2048x2048) plus the time its
@@ -215,6 +217,7 @@ struct codec_ctx {
 	struct v4l2_pix_format_mplane raw;	/* OUTPUT */
 	struct v4l2_pix_format_mplane coded;	/* CAPTURE */
 	bool coded_size_set;	/* CAPTURE's sizeimage chosen by S_FMT */
+	struct v4l2_fract timeperframe;	/* OUTPUT's, by G/S_PARM */
 	u32 quality;
 	u32 out_seq, cap_seq;
 };
@@ -460,13 +463,17 @@ static int codec_set_raw(struct codec_ctx *ctx, u32 type,
 	return 0;
 }
 
-/* S_FMT on CAPTURE, @pix as the application gave it; adjusts it */
-static int codec_set_coded(struct codec_ctx *ctx, u32 type,
+/*
+ * S_FMT on CAPTURE, @pix as the application gave it; adjusts it.  Not
+ * while either queue has buffers (dev-encoder.rst: the CAPTURE format
+ * governs the OUTPUT formats, so it is set first, and only then are
+ * buffers allocated on either queue).
+ */
+static int codec_set_coded(struct codec_ctx *ctx,
 			   struct v4l2_pix_format_mplane *pix)
 {
-	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, type);
-
-	if (vb2_is_busy(vq))
+	if (vb2_is_busy(v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx)) ||
+	    vb2_is_busy(v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx)))
 		return -EBUSY;
 	ctx->coded_size_set = pix->plane_fmt[0].sizeimage >
 		codec_coded_size(ctx->raw.width, ctx->raw.height);
@@ -540,7 +547,7 @@ static int codec_s_fmt_cap_mp(struct file *file, void *priv,
 
 	if (!ctx->dev->mplane)
 		return -ENOTTY;
-	return codec_set_coded(ctx, f->type, &f->fmt.pix_mp);
+	return codec_set_coded(ctx, &f->fmt.pix_mp);
 }
 
 /* The single-planar API (multiplanar=1) */
@@ -615,9 +622,48 @@ static int codec_s_fmt_cap(struct file *file, void *priv,
 	if (ctx->dev->mplane)
 		return -ENOTTY;
 	s5p_pix_to_mp(&mp, &f->fmt.pix);
-	ret = codec_set_coded(ctx, f->type, &mp);
+	ret = codec_set_coded(ctx, &mp);
 	s5p_pix_from_mp(&f->fmt.pix, &mp);
 	return ret;
+}
+
+/*
+ * G/S_PARM: the raw frame interval, on OUTPUT (dev-encoder.rst,
+ * "Initialization", step 4), per context.  It is a hint: the device takes
+ * pictures as they are queued, and a Motion-JPEG frame carries no timing,
+ * so nothing else depends on it.  The coded frame interval is the same;
+ * CAPTURE has no interval of its own (no
+ * V4L2_FMT_FLAG_ENC_CAP_FRAME_INTERVAL), so G/S_PARM on it say EINVAL.
+ */
+static int codec_g_parm(struct file *file, void *priv,
+			struct v4l2_streamparm *a)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+
+	if (a->type != (ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+					   V4L2_BUF_TYPE_VIDEO_OUTPUT))
+		return -EINVAL;
+	memset(&a->parm.output, 0, sizeof(a->parm.output));
+	a->parm.output.capability = V4L2_CAP_TIMEPERFRAME;
+	a->parm.output.timeperframe = ctx->timeperframe;
+	return 0;
+}
+
+static int codec_s_parm(struct file *file, void *priv,
+			struct v4l2_streamparm *a)
+{
+	struct codec_ctx *ctx = file_to_ctx(file);
+	struct v4l2_fract *tpf = &a->parm.output.timeperframe;
+
+	if (a->type != (ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+					   V4L2_BUF_TYPE_VIDEO_OUTPUT))
+		return -EINVAL;
+	/* No interval (0/0, 0/n or n/0): the default */
+	if (tpf->numerator && tpf->denominator)
+		ctx->timeperframe = *tpf;
+	else
+		ctx->timeperframe = (struct v4l2_fract) { 1, DEF_FPS };
+	return codec_g_parm(file, priv, a);
 }
 
 static int codec_encoder_cmd(struct file *file, void *priv,
@@ -690,6 +736,8 @@ static const struct v4l2_ioctl_ops codec_ioctl_ops = {
 	.vidioc_try_fmt_vid_cap_mplane	= codec_try_fmt_cap_mp,
 	.vidioc_s_fmt_vid_out_mplane	= codec_s_fmt_out_mp,
 	.vidioc_s_fmt_vid_cap_mplane	= codec_s_fmt_cap_mp,
+	.vidioc_g_parm			= codec_g_parm,
+	.vidioc_s_parm			= codec_s_parm,
 
 	.vidioc_reqbufs			= v4l2_m2m_ioctl_reqbufs,
 	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
@@ -838,21 +886,24 @@ static irqreturn_t codec_irq(int irq, void *priv)
 		dev_warn_ratelimited(dev->dev,
 				     "frame needs %u bytes, the CAPTURE buffer has %u: raise its sizeimage\n",
 				     size, ctx->coded.plane_fmt[0].sizeimage);
-	} else if (err == CODEC_ERR_PORT_OVERLAP) {
+	} else if (err == CODEC_ERR_SAME_BANK) {
 		/*
-		 * The two ports must reach two different places: the
-		 * cma_map= in force put kinds "a" and "b" within 128 MiB of
-		 * each other.  Nothing the driver can do; say so and stop.
+		 * The picture and the bitstream must be in different banks:
+		 * codec_buf_prepare() refuses buffers that break the rule
+		 * when it knows the banks, so this is a device whose bank map
+		 * differs from the device tree's.  Nothing the driver can
+		 * do; say so and stop.  Rate-limited, as every print here: a
+		 * device error repeats at every job until STREAMOFF, and an
+		 * application may restart streaming in a loop.
 		 */
-		dev_err(dev->dev,
-			"placement error: port A (kind \"a\", base 0x%08lx) and port B (kind \"b\", base 0x%08lx) windows overlap; cma_map= must put %s/a and %s/b in different banks\n",
-			dev->port_base[PORT_A], dev->port_base[PORT_B],
-			dev_name(dev->dev), dev_name(dev->dev));
+		dev_err_ratelimited(dev->dev,
+				    "placement error: the device found the picture (kind \"a\") and the bitstream (kind \"b\") in one memory bank; cma_map= must put %s/a and %s/b in different banks\n",
+				    dev_name(dev->dev), dev_name(dev->dev));
 		fatal = true;
 	} else if (err) {
-		dev_err(dev->dev, "encoding failed: %s (error %u)\n",
-			err < ARRAY_SIZE(codec_error_name) ?
-			codec_error_name[err] : "unknown", err);
+		dev_err_ratelimited(dev->dev, "encoding failed: %s (error %u)\n",
+				    err < ARRAY_SIZE(codec_error_name) ?
+				    codec_error_name[err] : "unknown", err);
 		fatal = true;
 	}
 	/*
@@ -916,8 +967,23 @@ static void codec_abort_work(struct work_struct *work)
 			"device removed");
 }
 
+/*
+ * STREAMOFF or close while this context's job is on the device (the m2m
+ * core waits for the job to finish after this, holding the queue's lock,
+ * which is dev->mutex): reset the device and fail the job now, rather
+ * than wait for its interrupt, or on a stuck device for the watchdog.  A
+ * job that has just ended, or is not yet on the device, is left alone.
+ */
+static void codec_job_abort(void *priv)
+{
+	struct codec_ctx *ctx = priv;
+
+	codec_abort_job(ctx->dev, ctx, NULL);
+}
+
 static const struct v4l2_m2m_ops codec_m2m_ops = {
 	.device_run	= codec_device_run,
+	.job_abort	= codec_job_abort,
 };
 
 /* ---- queues ---- */
@@ -1238,6 +1304,7 @@ static int codec_open(struct file *file)
 	ctx->fh.ctrl_handler = &ctx->hdl;
 	v4l2_ctrl_handler_setup(&ctx->hdl);
 
+	ctx->timeperframe = (struct v4l2_fract) { 1, DEF_FPS };
 	ctx->raw.pixelformat = codec_raw_formats[0].fourcc;
 	ctx->raw.width = DEF_WIDTH;
 	ctx->raw.height = DEF_HEIGHT;
@@ -1272,12 +1339,10 @@ static int codec_release(struct file *file)
 	v4l2_fh_del(&ctx->fh);
 	/*
 	 * A frame of this context still on the device is of no use now:
-	 * fail it at once rather than wait for it (up to the job
-	 * timeout on a stuck device) holding dev->mutex, which every other
-	 * context's ioctls need.  Only a job that starts after this is
-	 * waited for.
+	 * v4l2_m2m_ctx_release() fails it at once (codec_job_abort()) rather
+	 * than wait for it holding dev->mutex, which every other context's
+	 * ioctls need.
 	 */
-	codec_abort_job(dev, ctx, NULL);
 	mutex_lock(&dev->mutex);
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	mutex_unlock(&dev->mutex);
@@ -1303,19 +1368,23 @@ static const struct v4l2_file_operations codec_fops = {
  * @kind: ending at their top, so that it also reaches below them (where
  * another device's buffers, imported as DMABUF, may be).
  */
-static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
+static int codec_place_port(struct codec_dev *dev, int p, const char *kind)
 {
 	struct cma_info info;
 	unsigned long base;
 	int ret;
 
+	/*
+	 * Without a region the kind's buffers would come from wherever the
+	 * DMA API's default memory is, which no port window is placed over:
+	 * every one would be refused at QBUF.  Refuse to probe instead.
+	 */
 	ret = cma_info(&info, dev->dev, kind);
 	if (ret) {
-		dev_warn(dev->dev,
-			 "no CMA region for kind \"%s\" (%d): give cma_map= a rule for %s/%s\n",
-			 kind, ret, dev_name(dev->dev), kind);
-		dev->port_base[p] = 0;
-		return;
+		dev_err(dev->dev,
+			"no CMA region for kind \"%s\" (%d): give cma_map= a rule for %s/%s\n",
+			kind, ret, dev_name(dev->dev), kind);
+		return ret;
 	}
 	if (info.upper_bound - info.lower_bound > PORT_WINDOW)
 		dev_warn(dev->dev,
@@ -1331,6 +1400,7 @@ static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
 		 "port %c (kind \"%s\"): regions 0x%08lx-0x%08lx, window 0x%08lx-0x%08lx\n",
 		 'A' + p, kind, info.lower_bound, info.upper_bound - 1, base,
 		 base + PORT_WINDOW - 1);
+	return 0;
 }
 
 /*
@@ -1437,8 +1507,11 @@ static int codec_probe(struct platform_device *pdev)
 						  PTR_ERR(dev->port[PORT_B]);
 		goto free;
 	}
-	codec_place_port(dev, PORT_A, "a");
-	codec_place_port(dev, PORT_B, "b");
+	ret = codec_place_port(dev, PORT_A, "a");
+	if (!ret)
+		ret = codec_place_port(dev, PORT_B, "b");
+	if (ret)
+		goto free;
 	codec_read_banks(dev);
 	/*
 	 * Kinds "a" and "b" in the same memory (one region for both, say) is

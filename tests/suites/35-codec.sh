@@ -22,10 +22,11 @@
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB; 36 dB for the streams of
 # the camera's gradient and noise pattern).  On the host, before the
-# boots: the driver's error codes are the model's (qemu-patches/), and its
-# interrupt handler prints nothing without a rate limit.
+# boots: the driver's error codes are the model's (qemu-patches/), its
+# interrupt handler prints nothing without a rate limit, and the device
+# tree bindings (drivers/bindings) pass dt-schema, the boards' trees too.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 175 debug=96
+t_plan 177 debug=96
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
@@ -74,6 +75,37 @@ body = re.search(r"\nstatic irqreturn_t codec_irq\(.*?\n\}\n", src, re.S).group(
 bad = re.findall(r"\b((?:dev|pr)_(?:emerg|alert|crit|err|warn|notice|info)|printk)\(", body)
 print("# unlimited: " + (" ".join(bad) or "none"))
 sys.exit(1 if bad else 0)' "$drv"
+	# The bindings: dt-schema's own checks of each, then both boards'
+	# device trees validated against them (the nodes of these two
+	# compatibles reported on, nothing else: the tree's other nodes are
+	# checked against no kernel binding here), and a node that breaks
+	# them caught.
+	# (memory-region's type is the kernel's binding's)
+	. "$S5P_TOP/scripts/lib/kernel.sh"
+	s5p_kernel_source >/dev/null
+	b=$S5P_TOP/drivers/bindings
+	t_check "the bindings qemu,s5pv210-camera.yaml and qemu,s5pv210-codec.yaml pass dt-doc-validate" \
+		dt-doc-validate -u "$b" "$b"/media/qemu,s5pv210-camera.yaml "$b"/media/qemu,s5pv210-codec.yaml
+	dtbs=
+	for board in goni aquila; do
+		dtbs+=" $(s5p_dtb "$board" >/dev/null 2>&1 && echo "$DTB")"
+	done
+	cat >"$T_TMP/bad.dts" <<-'EOF'
+	/dts-v1/;
+	/ { #address-cells = <1>; #size-cells = <1>; model = "bad"; compatible = "bad";
+		soc { #address-cells = <1>; #size-cells = <1>; ranges; compatible = "simple-bus";
+			video-codec@f1700000 { compatible = "qemu,s5pv210-codec"; reg = <0xf1700000 0x10000>;
+				interrupts = <14>; memory-region = <1>, <2>; memory-region-names = "a", "q"; };
+			camera@fb200000 { compatible = "qemu,s5pv210-camera"; reg = <0xfb200000 0x1000>; }; }; };
+	EOF
+	t_check "dt-validate: the boards' codec and camera nodes follow the bindings ($(echo $dtbs | wc -w) trees); a node that breaks them is caught" \
+		bash -c "dt-mk-schema -j '$b' '$KSRC/Documentation/devicetree/bindings/reserved-memory/memory-region.yaml' >'$T_TMP/schema.json' &&
+			dtc -q -I dts -O dtb -o '$T_TMP/bad.dtb' '$T_TMP/bad.dts' &&
+			for d in $dtbs; do [ -s \"\$d\" ] || exit 1; done &&
+			dt-validate -s '$T_TMP/schema.json' $dtbs >'$T_TMP/dtv.log' 2>&1;
+			grep -E 'video-codec@|camera@fb2' '$T_TMP/dtv.log'; ! grep -qE 'video-codec@|camera@fb2' '$T_TMP/dtv.log' &&
+			dt-validate -s '$T_TMP/schema.json' '$T_TMP/bad.dtb' 2>&1 | grep -q \"video-codec@f1700000: memory-region-names:1: 'q' is not one of\" &&
+			dt-validate -s '$T_TMP/schema.json' '$T_TMP/bad.dtb' 2>&1 | grep -A2 'camera@fb200000:' | grep -q \"'interrupts' is a required property\""
 fi
 
 cam='fb200000.camera/*=cam'
