@@ -139,8 +139,6 @@ static const char *const codec_error_name[] = {
 #define DEF_WIDTH		640
 #define DEF_HEIGHT		480
 #define MAX_CAPTURE_SIZE	SZ_32M
-/* The raw frame interval until S_PARM(OUTPUT) sets one: 30 frames a second */
-#define DEF_FPS			30
 /*
  * A job that has not ended after this is aborted.  The device's busy time
  * is the modelled time (at most 84 ms at 2048x2048) plus the time its
@@ -217,7 +215,6 @@ struct codec_ctx {
 	struct v4l2_pix_format_mplane raw;	/* OUTPUT */
 	struct v4l2_pix_format_mplane coded;	/* CAPTURE */
 	bool coded_size_set;	/* CAPTURE's sizeimage chosen by S_FMT */
-	struct v4l2_fract timeperframe;	/* OUTPUT's, by G/S_PARM */
 	u32 quality;
 	u32 out_seq, cap_seq;
 };
@@ -627,45 +624,6 @@ static int codec_s_fmt_cap(struct file *file, void *priv,
 	return ret;
 }
 
-/*
- * G/S_PARM: the raw frame interval, on OUTPUT (dev-encoder.rst,
- * "Initialization", step 4), per context.  It is a hint: the device takes
- * pictures as they are queued, and a Motion-JPEG frame carries no timing,
- * so nothing else depends on it.  The coded frame interval is the same;
- * CAPTURE has no interval of its own (no
- * V4L2_FMT_FLAG_ENC_CAP_FRAME_INTERVAL), so G/S_PARM on it say EINVAL.
- */
-static int codec_g_parm(struct file *file, void *priv,
-			struct v4l2_streamparm *a)
-{
-	struct codec_ctx *ctx = file_to_ctx(file);
-
-	if (a->type != (ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
-					   V4L2_BUF_TYPE_VIDEO_OUTPUT))
-		return -EINVAL;
-	memset(&a->parm.output, 0, sizeof(a->parm.output));
-	a->parm.output.capability = V4L2_CAP_TIMEPERFRAME;
-	a->parm.output.timeperframe = ctx->timeperframe;
-	return 0;
-}
-
-static int codec_s_parm(struct file *file, void *priv,
-			struct v4l2_streamparm *a)
-{
-	struct codec_ctx *ctx = file_to_ctx(file);
-	struct v4l2_fract *tpf = &a->parm.output.timeperframe;
-
-	if (a->type != (ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
-					   V4L2_BUF_TYPE_VIDEO_OUTPUT))
-		return -EINVAL;
-	/* No interval (0/0, 0/n or n/0): the default */
-	if (tpf->numerator && tpf->denominator)
-		ctx->timeperframe = *tpf;
-	else
-		ctx->timeperframe = (struct v4l2_fract) { 1, DEF_FPS };
-	return codec_g_parm(file, priv, a);
-}
-
 static int codec_encoder_cmd(struct file *file, void *priv,
 			     struct v4l2_encoder_cmd *ec)
 {
@@ -736,9 +694,14 @@ static const struct v4l2_ioctl_ops codec_ioctl_ops = {
 	.vidioc_try_fmt_vid_cap_mplane	= codec_try_fmt_cap_mp,
 	.vidioc_s_fmt_vid_out_mplane	= codec_s_fmt_out_mp,
 	.vidioc_s_fmt_vid_cap_mplane	= codec_s_fmt_cap_mp,
-	.vidioc_g_parm			= codec_g_parm,
-	.vidioc_s_parm			= codec_s_parm,
 
+	/*
+	 * No G/S_PARM: a Motion-JPEG frame carries no timing, and a mem2mem
+	 * JPEG encoder (V4L2_PIX_FMT_JPEG on CAPTURE) is not a stateful
+	 * video encoder, whose OUTPUT frame interval dev-encoder.rst
+	 * describes; v4l2-compliance fails a mem2mem node of any other kind
+	 * that offers them (coda's JPEG encoder disables them so).
+	 */
 	.vidioc_reqbufs			= v4l2_m2m_ioctl_reqbufs,
 	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
 	.vidioc_qbuf			= v4l2_m2m_ioctl_qbuf,
@@ -1304,7 +1267,6 @@ static int codec_open(struct file *file)
 	ctx->fh.ctrl_handler = &ctx->hdl;
 	v4l2_ctrl_handler_setup(&ctx->hdl);
 
-	ctx->timeperframe = (struct v4l2_fract) { 1, DEF_FPS };
 	ctx->raw.pixelformat = codec_raw_formats[0].fourcc;
 	ctx->raw.width = DEF_WIDTH;
 	ctx->raw.height = DEF_HEIGHT;

@@ -23,8 +23,8 @@
  *   codec-bad fmtbusy CODEC           S_FMT on CAPTURE with buffers on OUTPUT,
  *                                     on CAPTURE, on neither (dev-encoder.rst:
  *                                     EBUSY while either queue has buffers)
- *   codec-bad parm CODEC              S_PARM/G_PARM on OUTPUT (1/25, then 0/0:
- *                                     the default), G_PARM/S_PARM on CAPTURE
+ *   codec-bad parm CODEC              G_PARM/S_PARM on OUTPUT (1/25, then 0/0)
+ *                                     and on CAPTURE: what each returns
  *   codec-bad drain CODEC N           N times: a frame queued, ENC_CMD STOP at
  *                                     once (racing the frame's interrupt), the
  *                                     CAPTURE buffers dequeued until LAST (20 s),
@@ -72,6 +72,7 @@ static const char *ename(int e)
 	case ENOMEM: return "ENOMEM";
 	case EFAULT: return "EFAULT";
 	case EPIPE: return "EPIPE";
+	case ENOTTY: return "ENOTTY";
 	default: return strerror(e);
 	}
 }
@@ -502,7 +503,7 @@ static void print_parm(const char *what, const struct v4l2_streamparm *p)
 	       o->timeperframe.numerator, o->timeperframe.denominator);
 }
 
-/* G/S_PARM: the raw frame interval on OUTPUT; CAPTURE has none of its own */
+/* G/S_PARM on both queues, and what they return */
 static int cmd_parm(const char *codec)
 {
 	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
