@@ -38,6 +38,9 @@ HOST_PKGS=(
 	# (16-lava, docs/lab.md); the dispatcher itself is fetched on demand by
 	# scripts/lava-run.sh, not here
 	lava-common
+	# dt-schema: the device tree bindings of drivers/bindings checked, and
+	# the boards' trees against them (35-codec)
+	dt-schema
 )
 
 check=0 update=0

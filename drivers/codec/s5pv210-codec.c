@@ -109,7 +109,7 @@ enum codec_error {
 	CODEC_ERR_WINDOW,
 	CODEC_ERR_BUS,
 	CODEC_ERR_DST_SIZE,
-	CODEC_ERR_PORT_OVERLAP,
+	CODEC_ERR_SAME_BANK,
 };
 
 static const char *const codec_error_name[] = {
@@ -123,7 +123,7 @@ static const char *const codec_error_name[] = {
 	[CODEC_ERR_WINDOW] = "buffer outside its port window",
 	[CODEC_ERR_BUS] = "buffer not in RAM",
 	[CODEC_ERR_DST_SIZE] = "output buffer too small",
-	[CODEC_ERR_PORT_OVERLAP] = "port windows overlap",
+	[CODEC_ERR_SAME_BANK] = "both kinds of buffer in one memory bank",
 };
 
 #define PORT_A			0
@@ -460,13 +460,17 @@ static int codec_set_raw(struct codec_ctx *ctx, u32 type,
 	return 0;
 }
 
-/* S_FMT on CAPTURE, @pix as the application gave it; adjusts it */
-static int codec_set_coded(struct codec_ctx *ctx, u32 type,
+/*
+ * S_FMT on CAPTURE, @pix as the application gave it; adjusts it.  Not
+ * while either queue has buffers (dev-encoder.rst: the CAPTURE format
+ * governs the OUTPUT formats, so it is set first, and only then are
+ * buffers allocated on either queue).
+ */
+static int codec_set_coded(struct codec_ctx *ctx,
 			   struct v4l2_pix_format_mplane *pix)
 {
-	struct vb2_queue *vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, type);
-
-	if (vb2_is_busy(vq))
+	if (vb2_is_busy(v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx)) ||
+	    vb2_is_busy(v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx)))
 		return -EBUSY;
 	ctx->coded_size_set = pix->plane_fmt[0].sizeimage >
 		codec_coded_size(ctx->raw.width, ctx->raw.height);
@@ -540,7 +544,7 @@ static int codec_s_fmt_cap_mp(struct file *file, void *priv,
 
 	if (!ctx->dev->mplane)
 		return -ENOTTY;
-	return codec_set_coded(ctx, f->type, &f->fmt.pix_mp);
+	return codec_set_coded(ctx, &f->fmt.pix_mp);
 }
 
 /* The single-planar API (multiplanar=1) */
@@ -615,7 +619,7 @@ static int codec_s_fmt_cap(struct file *file, void *priv,
 	if (ctx->dev->mplane)
 		return -ENOTTY;
 	s5p_pix_to_mp(&mp, &f->fmt.pix);
-	ret = codec_set_coded(ctx, f->type, &mp);
+	ret = codec_set_coded(ctx, &mp);
 	s5p_pix_from_mp(&f->fmt.pix, &mp);
 	return ret;
 }
@@ -691,6 +695,13 @@ static const struct v4l2_ioctl_ops codec_ioctl_ops = {
 	.vidioc_s_fmt_vid_out_mplane	= codec_s_fmt_out_mp,
 	.vidioc_s_fmt_vid_cap_mplane	= codec_s_fmt_cap_mp,
 
+	/*
+	 * No G/S_PARM: a Motion-JPEG frame carries no timing, and a mem2mem
+	 * JPEG encoder (V4L2_PIX_FMT_JPEG on CAPTURE) is not a stateful
+	 * video encoder, whose OUTPUT frame interval dev-encoder.rst
+	 * describes; v4l2-compliance fails a mem2mem node of any other kind
+	 * that offers them (coda's JPEG encoder disables them so).
+	 */
 	.vidioc_reqbufs			= v4l2_m2m_ioctl_reqbufs,
 	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
 	.vidioc_qbuf			= v4l2_m2m_ioctl_qbuf,
@@ -838,21 +849,24 @@ static irqreturn_t codec_irq(int irq, void *priv)
 		dev_warn_ratelimited(dev->dev,
 				     "frame needs %u bytes, the CAPTURE buffer has %u: raise its sizeimage\n",
 				     size, ctx->coded.plane_fmt[0].sizeimage);
-	} else if (err == CODEC_ERR_PORT_OVERLAP) {
+	} else if (err == CODEC_ERR_SAME_BANK) {
 		/*
-		 * The two ports must reach two different places: the
-		 * cma_map= in force put kinds "a" and "b" within 128 MiB of
-		 * each other.  Nothing the driver can do; say so and stop.
+		 * The picture and the bitstream must be in different banks:
+		 * codec_buf_prepare() refuses buffers that break the rule
+		 * when it knows the banks, so this is a device whose bank map
+		 * differs from the device tree's.  Nothing the driver can
+		 * do; say so and stop.  Rate-limited, as every print here: a
+		 * device error repeats at every job until STREAMOFF, and an
+		 * application may restart streaming in a loop.
 		 */
-		dev_err(dev->dev,
-			"placement error: port A (kind \"a\", base 0x%08lx) and port B (kind \"b\", base 0x%08lx) windows overlap; cma_map= must put %s/a and %s/b in different banks\n",
-			dev->port_base[PORT_A], dev->port_base[PORT_B],
-			dev_name(dev->dev), dev_name(dev->dev));
+		dev_err_ratelimited(dev->dev,
+				    "placement error: the device found the picture (kind \"a\") and the bitstream (kind \"b\") in one memory bank; cma_map= must put %s/a and %s/b in different banks\n",
+				    dev_name(dev->dev), dev_name(dev->dev));
 		fatal = true;
 	} else if (err) {
-		dev_err(dev->dev, "encoding failed: %s (error %u)\n",
-			err < ARRAY_SIZE(codec_error_name) ?
-			codec_error_name[err] : "unknown", err);
+		dev_err_ratelimited(dev->dev, "encoding failed: %s (error %u)\n",
+				    err < ARRAY_SIZE(codec_error_name) ?
+				    codec_error_name[err] : "unknown", err);
 		fatal = true;
 	}
 	/*
@@ -916,8 +930,23 @@ static void codec_abort_work(struct work_struct *work)
 			"device removed");
 }
 
+/*
+ * STREAMOFF or close while this context's job is on the device (the m2m
+ * core waits for the job to finish after this, holding the queue's lock,
+ * which is dev->mutex): reset the device and fail the job now, rather
+ * than wait for its interrupt, or on a stuck device for the watchdog.  A
+ * job that has just ended, or is not yet on the device, is left alone.
+ */
+static void codec_job_abort(void *priv)
+{
+	struct codec_ctx *ctx = priv;
+
+	codec_abort_job(ctx->dev, ctx, NULL);
+}
+
 static const struct v4l2_m2m_ops codec_m2m_ops = {
 	.device_run	= codec_device_run,
+	.job_abort	= codec_job_abort,
 };
 
 /* ---- queues ---- */
@@ -1272,12 +1301,10 @@ static int codec_release(struct file *file)
 	v4l2_fh_del(&ctx->fh);
 	/*
 	 * A frame of this context still on the device is of no use now:
-	 * fail it at once rather than wait for it (up to the job
-	 * timeout on a stuck device) holding dev->mutex, which every other
-	 * context's ioctls need.  Only a job that starts after this is
-	 * waited for.
+	 * v4l2_m2m_ctx_release() fails it at once (codec_job_abort()) rather
+	 * than wait for it holding dev->mutex, which every other context's
+	 * ioctls need.
 	 */
-	codec_abort_job(dev, ctx, NULL);
 	mutex_lock(&dev->mutex);
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	mutex_unlock(&dev->mutex);
@@ -1303,19 +1330,23 @@ static const struct v4l2_file_operations codec_fops = {
  * @kind: ending at their top, so that it also reaches below them (where
  * another device's buffers, imported as DMABUF, may be).
  */
-static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
+static int codec_place_port(struct codec_dev *dev, int p, const char *kind)
 {
 	struct cma_info info;
 	unsigned long base;
 	int ret;
 
+	/*
+	 * Without a region the kind's buffers would come from wherever the
+	 * DMA API's default memory is, which no port window is placed over:
+	 * every one would be refused at QBUF.  Refuse to probe instead.
+	 */
 	ret = cma_info(&info, dev->dev, kind);
 	if (ret) {
-		dev_warn(dev->dev,
-			 "no CMA region for kind \"%s\" (%d): give cma_map= a rule for %s/%s\n",
-			 kind, ret, dev_name(dev->dev), kind);
-		dev->port_base[p] = 0;
-		return;
+		dev_err(dev->dev,
+			"no CMA region for kind \"%s\" (%d): give cma_map= a rule for %s/%s\n",
+			kind, ret, dev_name(dev->dev), kind);
+		return ret;
 	}
 	if (info.upper_bound - info.lower_bound > PORT_WINDOW)
 		dev_warn(dev->dev,
@@ -1331,6 +1362,7 @@ static void codec_place_port(struct codec_dev *dev, int p, const char *kind)
 		 "port %c (kind \"%s\"): regions 0x%08lx-0x%08lx, window 0x%08lx-0x%08lx\n",
 		 'A' + p, kind, info.lower_bound, info.upper_bound - 1, base,
 		 base + PORT_WINDOW - 1);
+	return 0;
 }
 
 /*
@@ -1437,8 +1469,11 @@ static int codec_probe(struct platform_device *pdev)
 						  PTR_ERR(dev->port[PORT_B]);
 		goto free;
 	}
-	codec_place_port(dev, PORT_A, "a");
-	codec_place_port(dev, PORT_B, "b");
+	ret = codec_place_port(dev, PORT_A, "a");
+	if (!ret)
+		ret = codec_place_port(dev, PORT_B, "b");
+	if (ret)
+		goto free;
 	codec_read_banks(dev);
 	/*
 	 * Kinds "a" and "b" in the same memory (one region for both, say) is

@@ -17,6 +17,8 @@
 #                      bank refused at QBUF (MMAP, and the camera's NM12),
 #                      the log naming the plane; the device never runs
 #   codec.sh basic     compliance, encodes and placement (the other board)
+#   codec.sh nokind    no cma_map= rule for kind "b": the driver does not
+#                      probe, and its log names the rule it needs
 #
 # Besides TAP lines it prints each encoded stream, base64, between
 # "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES" and "END-FILE MJPEG": the host
@@ -29,6 +31,21 @@
 scenario=${1:-main}
 CAM=$(cam_node)
 CODEC=$(codec_node)
+if [ "$scenario" = nokind ]; then
+	# A kind without a region: every buffer of it would come from memory
+	# no port reaches, and be refused; the driver refuses to probe instead.
+	check "codec: no rule for kind b: no codec video device, the driver bound to nothing" \
+		sh -c "[ -z '$CODEC' ] && [ -d /sys/bus/platform/drivers/s5pv210-codec ] &&
+			! [ -e /sys/bus/platform/drivers/s5pv210-codec/$CODEC_DEV ]"
+	dmesg | grep "$CODEC_DEV" | sed 's/^/# /'
+	check "codec: no rule for kind b: the kernel log names the cma_map= rule it needs" \
+		sh -c "dmesg | grep -q 'no CMA region for kind \"b\" .*: give cma_map= a rule for $CODEC_DEV/b' &&
+			dmesg | grep -q 'probe.* $CODEC_DEV .*failed\|$CODEC_DEV: probe .*failed'"
+	cma_nothing_lost "codec: nothing lost in any CMA region at the end"
+	check "codec: no oops, BUG or warning in the kernel log" \
+		sh -c ". /tests/lib.sh; ! part_dmesg | kernel_reports"
+	exit $T_FAILED
+fi
 if [ -z "$CODEC" ] || [ -z "$CAM" ]; then
 	not_ok "codec: video devices: camera '$CAM', codec '$CODEC'"
 	dmesg | grep -i "codec\|camera\|vb2" | sed 's/^/# /'
@@ -154,6 +171,33 @@ main)
 	check "codec: 20 drains (STOP racing the frame's interrupt) each end with LAST, START resumes (20 frames)" \
 		grep -qx "drains: 20 of 20 ended with LAST and restarted, 20 frames" /tmp/drain.log
 	codec_no_leak "after the drains"
+
+	# ---- STREAMOFF during a job: .job_abort resets the device and fails
+	# the job at once, rather than wait (the device's lock held) for its
+	# interrupt or, on a stuck device, the 10 s watchdog ----
+	codec-bad abort "$CODEC" 5 >/tmp/abort.log 2>&1
+	grep -v ': ok$' /tmp/abort.log | sed 's/^/# /'
+	set -- $(sed -n 's/^aborts: \([0-9]*\) of 5 jobs aborted at STREAMOFF, [0-9]* waited for, \([0-9]*\) other;.*/\1 \2/p' /tmp/abort.log)
+	check "codec: STREAMOFF(OUTPUT) during a 1920x1080 job aborts it (CAPTURE buffer ERROR; ${1:-?} of 5), and the next frame encodes" \
+		sh -c "[ '${1:-0}' -ge 1 ] && [ '${2:-1}' = 0 ] &&
+			grep -q '^abort: then a frame encoded: bytesused [1-9][0-9]*\$' /tmp/abort.log"
+	codec_no_leak "after the aborts"
+
+	# ---- S_FMT(CAPTURE) while either queue has buffers: EBUSY
+	# (dev-encoder.rst); G/S_PARM ----
+	codec-bad fmtbusy "$CODEC" >/tmp/fmt.log 2>&1
+	sed 's/^/# /' /tmp/fmt.log
+	check "codec: S_FMT(CAPTURE) with buffers on OUTPUT or on CAPTURE: EBUSY; with none: accepted" \
+		sh -c 'grep -qx "S_FMT capture, OUTPUT has buffers: errno EBUSY" /tmp/fmt.log &&
+			grep -qx "S_FMT capture, CAPTURE has buffers: errno EBUSY" /tmp/fmt.log &&
+			grep -qx "S_FMT capture, no buffers: ok" /tmp/fmt.log'
+	codec-bad parm "$CODEC" >/tmp/parm.log 2>&1
+	sed 's/^/# /' /tmp/parm.log
+	# (a mem2mem JPEG encoder has no frame interval: v4l2-compliance
+	# fails G/S_PARM on it, docs/codec.md)
+	check "codec: no G/S_PARM on either queue (ENOTTY), as v4l2-compliance wants of a JPEG encoder" \
+		sh -c 'for w in "G_PARM output" "S_PARM output 1/25" "S_PARM output 0/0" "G_PARM capture" "S_PARM capture"; do
+			grep -qx "$w: errno ENOTTY" /tmp/parm.log || exit 1; done'
 
 	# ---- closing while streaming ----
 	stream_start YUYV 640 480

@@ -14,6 +14,17 @@
  *                                     QBUF again after an error
  *   codec-bad payload CODEC           QBUF on OUTPUT with bytesused half of
  *                                     sizeimage, then all of it
+ *   codec-bad abort CODEC N           N times: a YUYV 1920x1080 frame (about
+ *                                     40 ms of modelled device time) queued,
+ *                                     STREAMON, STREAMOFF on OUTPUT at once,
+ *                                     the CAPTURE buffer dequeued: ERROR
+ *                                     (the job aborted) or done (waited for);
+ *                                     then one frame encoded to the end
+ *   codec-bad fmtbusy CODEC           S_FMT on CAPTURE with buffers on OUTPUT,
+ *                                     on CAPTURE, on neither (dev-encoder.rst:
+ *                                     EBUSY while either queue has buffers)
+ *   codec-bad parm CODEC              G_PARM/S_PARM on OUTPUT (1/25, then 0/0)
+ *                                     and on CAPTURE: what each returns
  *   codec-bad drain CODEC N           N times: a frame queued, ENC_CMD STOP at
  *                                     once (racing the frame's interrupt), the
  *                                     CAPTURE buffers dequeued until LAST (20 s),
@@ -61,6 +72,7 @@ static const char *ename(int e)
 	case ENOMEM: return "ENOMEM";
 	case EFAULT: return "EFAULT";
 	case EPIPE: return "EPIPE";
+	case ENOTTY: return "ENOTTY";
 	default: return strerror(e);
 	}
 }
@@ -385,6 +397,144 @@ static int dqbuf_wait(int fd, unsigned int type, struct buf *b)
 			return -ETIMEDOUT;
 		poll(&p, 1, 100);
 	}
+}
+
+/*
+ * STREAMOFF on OUTPUT while a job runs: the driver's .job_abort resets
+ * the device and fails the job at once (the CAPTURE buffer comes back with
+ * ERROR), instead of waiting, the device's lock held, for the interrupt
+ * (or, on a stuck device, the 10 s watchdog).  The job takes about 40 ms
+ * of modelled device time (1920x1080 at 50 Mpixel/s) plus its host's
+ * encode: a STREAMOFF issued right after STREAMON finds it running, unless
+ * the guest was descheduled that long, so one abort in N is the verdict.
+ */
+static int cmd_abort(const char *codec, unsigned int n)
+{
+	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	unsigned int out = OUT, cap = CAP;
+	struct v4l2_format f = { .type = out };
+	struct buf b;
+	unsigned int i, aborted = 0, waited = 0, other = 0;
+	double t = 0, worst = 0;
+	int ret;
+
+	set_fmt(fd, out, 1920, 1080);
+	if (step("G_FMT output", fd, VIDIOC_G_FMT, &f) ||
+	    reqbufs("REQBUFS output 1", fd, out, V4L2_MEMORY_MMAP, 1) ||
+	    reqbufs("REQBUFS capture 1", fd, cap, V4L2_MEMORY_MMAP, 1) ||
+	    step("STREAMON capture", fd, VIDIOC_STREAMON, &cap))
+		return 0;
+	for (i = 0; i <= n; i++) {
+		buf_init(&b, cap, V4L2_MEMORY_MMAP, 0, 1);
+		if (ioctl(fd, VIDIOC_QBUF, &b.b)) {
+			printf("abort %u: QBUF capture: errno %s\n", i, ename(errno));
+			break;
+		}
+		buf_init(&b, out, V4L2_MEMORY_MMAP, 0, 1);
+		*buf_used(&b, 0) = fmt_size(&f, 0);
+		if (ioctl(fd, VIDIOC_QBUF, &b.b) || ioctl(fd, VIDIOC_STREAMON, &out)) {
+			printf("abort %u: QBUF/STREAMON output: errno %s\n", i, ename(errno));
+			break;
+		}
+		/* the last round: the frame encoded to the end */
+		if (i < n) {
+			t = now_s();
+			ret = ioctl(fd, VIDIOC_STREAMOFF, &out);
+			t = now_s() - t;
+			if (ret) {
+				printf("abort %u: STREAMOFF output: errno %s\n", i, ename(errno));
+				break;
+			}
+			if (t > worst)
+				worst = t;
+		}
+		ret = dqbuf_wait(fd, cap, &b);
+		if (ret) {
+			printf("abort %u: DQBUF capture: errno %s\n", i, ename(-ret));
+			other++;
+		} else if (i == n) {
+			printf("abort: then a frame encoded: bytesused %u%s\n", *buf_used(&b, 0),
+			       b.b.flags & V4L2_BUF_FLAG_ERROR ? " ERROR" : "");
+		} else if (b.b.flags & V4L2_BUF_FLAG_ERROR) {
+			aborted++;
+		} else if (*buf_used(&b, 0)) {
+			waited++;
+			printf("abort %u: the job was waited for (a %u-byte frame; STREAMOFF took %.3f s)\n",
+			       i, *buf_used(&b, 0), t);
+		} else {
+			other++;
+			printf("abort %u: an empty buffer without ERROR\n", i);
+		}
+		if (i == n)
+			break;
+	}
+	printf("aborts: %u of %u jobs aborted at STREAMOFF, %u waited for, %u other; slowest STREAMOFF %.3f s\n",
+	       aborted, n, waited, other, worst);
+	ioctl(fd, VIDIOC_STREAMOFF, &out);
+	ioctl(fd, VIDIOC_STREAMOFF, &cap);
+	close(fd);
+	return 0;
+}
+
+/* S_FMT(CAPTURE) while either queue has buffers: EBUSY (dev-encoder.rst) */
+static int cmd_fmtbusy(const char *codec)
+{
+	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	struct v4l2_format f;
+
+	fmt_set(&f, CAP, 0, 0, V4L2_PIX_FMT_JPEG);
+	reqbufs("REQBUFS output 1", fd, OUT, V4L2_MEMORY_MMAP, 1);
+	step("S_FMT capture, OUTPUT has buffers", fd, VIDIOC_S_FMT, &f);
+	reqbufs("REQBUFS output 0", fd, OUT, V4L2_MEMORY_MMAP, 0);
+	reqbufs("REQBUFS capture 1", fd, CAP, V4L2_MEMORY_MMAP, 1);
+	step("S_FMT capture, CAPTURE has buffers", fd, VIDIOC_S_FMT, &f);
+	reqbufs("REQBUFS capture 0", fd, CAP, V4L2_MEMORY_MMAP, 0);
+	step("S_FMT capture, no buffers", fd, VIDIOC_S_FMT, &f);
+	close(fd);
+	return 0;
+}
+
+static void print_parm(const char *what, const struct v4l2_streamparm *p)
+{
+	const struct v4l2_outputparm *o = &p->parm.output;
+
+	printf("%s: capability%s timeperframe %u/%u\n", what,
+	       o->capability & V4L2_CAP_TIMEPERFRAME ? " TIMEPERFRAME" : " none",
+	       o->timeperframe.numerator, o->timeperframe.denominator);
+}
+
+/* G/S_PARM on both queues, and what they return */
+static int cmd_parm(const char *codec)
+{
+	int fd = open_codec(codec, O_RDWR | O_NONBLOCK);
+	struct v4l2_streamparm p = { .type = OUT };
+
+	if (!step("G_PARM output", fd, VIDIOC_G_PARM, &p))
+		print_parm("default", &p);
+	memset(&p, 0, sizeof(p));
+	p.type = OUT;
+	p.parm.output.timeperframe.numerator = 1;
+	p.parm.output.timeperframe.denominator = 25;
+	if (!step("S_PARM output 1/25", fd, VIDIOC_S_PARM, &p))
+		print_parm("set 1/25", &p);
+	memset(&p, 0, sizeof(p));
+	p.type = OUT;
+	if (!step("G_PARM output again", fd, VIDIOC_G_PARM, &p))
+		print_parm("got", &p);
+	memset(&p, 0, sizeof(p));
+	p.type = OUT;
+	if (!step("S_PARM output 0/0", fd, VIDIOC_S_PARM, &p))
+		print_parm("set 0/0", &p);
+	memset(&p, 0, sizeof(p));
+	p.type = CAP;
+	step("G_PARM capture", fd, VIDIOC_G_PARM, &p);
+	memset(&p, 0, sizeof(p));
+	p.type = CAP;
+	p.parm.capture.timeperframe.numerator = 1;
+	p.parm.capture.timeperframe.denominator = 25;
+	step("S_PARM capture", fd, VIDIOC_S_PARM, &p);
+	close(fd);
+	return 0;
 }
 
 static int cmd_drain(const char *codec, unsigned int n)
@@ -737,12 +887,19 @@ int main(int argc, char **argv)
 		return cmd_encode(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "payload"))
 		return cmd_payload(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "abort"))
+		return cmd_abort(argv[2], strtoul(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "fmtbusy"))
+		return cmd_fmtbusy(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "parm"))
+		return cmd_parm(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "drain"))
 		return cmd_drain(argv[2], strtoul(argv[3], NULL, 0));
 	if (argc >= 6 && !strcmp(argv[1], "zerocopy"))
 		return cmd_zerocopy(argv[2], argv[3], argv[4], argc - 5, argv + 5);
 	fprintf(stderr, "usage: codec-bad nobufs CODEC | import CODEC CAMERA W H |\n"
 		"       tryfmt CODEC FOURCC W H | encode CODEC | payload CODEC |\n"
+		"       abort CODEC N | fmtbusy CODEC | parm CODEC |\n"
 		"       drain CODEC N | zerocopy CODEC CAMERA FOURCC all|WxH...\n");
 	return 1;
 }
