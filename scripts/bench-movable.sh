@@ -33,8 +33,9 @@
 #                 page-alloc    no region: the page allocator (--rows)
 #   --reps N    repetitions of --pressure (default 3): the table gives each
 #               figure's median and its spread (min-max)
-#   --rows LIST the --pressure kernels, comma-separated (default
-#               static,movable,blind,mainline-cma)
+#   --rows LIST the --pressure kernels, comma-separated, in the order
+#               each repetition boots them (default
+#               static,movable,mainline-cma,blind; the first sets the hog)
 #   --out DIR   where the boots' console logs, the results (memory.txt,
 #               pressure.txt) and their charts (movable-memory.png,
 #               movable-pressure.png, bench/plot-movable.py) go (default
@@ -43,7 +44,7 @@
 # Without --memory or --pressure, both.
 . "$(dirname "$0")/lib/common.sh"
 
-memory=0 pressure=0 reps=3 rows=static,movable,blind,mainline-cma
+memory=0 pressure=0 reps=3 rows=static,movable,mainline-cma,blind
 out=$S5P_CACHE/bench-movable
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -133,13 +134,15 @@ run_pressure() {
 		esac
 	done
 	: >"$results"
-	for name in media random; do
-		t=$S5P_TOP/bench/traces/$name.trace
-		[ -f "$t" ] || s5p_die "no trace $t"
-		map="cma-bench=$(trace_regions "$name")"
-		cma=$(trace_cma "$name")
-		hog=auto
-		for rep in $(seq 1 "$reps"); do
+	declare -A hogs=([media]=auto [random]=auto)
+	# Repetitions outermost, so that a run cut short still has every trace.
+	for rep in $(seq 1 "$reps"); do
+		for name in media random; do
+			t=$S5P_TOP/bench/traces/$name.trace
+			[ -f "$t" ] || s5p_die "no trace $t"
+			map="cma-bench=$(trace_regions "$name")"
+			cma=$(trace_cma "$name")
+			hog=${hogs[$name]}
 			for row in "${krows[@]}"; do
 				local args=()
 				case $row in
@@ -161,10 +164,12 @@ run_pressure() {
 				[ "$(wc -l <<<"$line")" = 2 ] ||
 					s5p_die "the $name $row boot printed $(wc -l <<<"$line") PRESSURE lines, not 2 (console log: $out/pressure-$name-$row-$rep.log)"
 				sed "s/^PRESSURE \(.*\)\$/PRESSURE $name $row \1 rep $rep/" <<<"$line" | tee -a "$results"
-				# Every row holds what the static regions' kernel could
-				# (the first boot's figure, for every repetition).
+				# Every row holds what the first boot's kernel could (the
+				# first row's figure, for every repetition; with the
+				# default rows, what static regions leave less 24 MiB).
 				[ "$hog" != auto ] || hog=$(head -n 1 <<<"$line" |
 					awk '{ for (i = 1; i < NF; i++) if ($i == "hogmib") print $(i + 1) }')
+				hogs[$name]=$hog
 			done
 		done
 	done
