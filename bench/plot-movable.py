@@ -14,7 +14,10 @@ pressure.txt has bench-movable.sh --pressure's lines:
     PRESSURE <trace> <kernel> <load> allocs <n> failed <n> ... alloc-ns <p50> <p99> <max> ...
 
 and gives movable-pressure.png: per trace and load, the p50 and p99
-allocation latency of each kernel, with its count of failed allocations.
+allocation latency of each kernel, with its count of failed allocations,
+and movable-migrated.png: the pages each kernel migrated and the share of
+its allocations that migrated none.  Repetitions of a kernel's row (a
+trailing "rep <n>") are drawn as their median.
 Each line is told by its first word, so the files may come in any order.
 Needs python3-matplotlib (scripts/setup.sh installs it).
 """
@@ -28,8 +31,9 @@ try:
 except ImportError:
     sys.exit("plot-movable.py: python3-matplotlib is missing (scripts/setup.sh installs it)")
 
-KERNELS = ["static", "movable", "mainline-cma", "page-alloc", "none"]
+KERNELS = ["static", "movable", "blind", "mainline-cma", "page-alloc", "none"]
 LABEL = {"static": "static regions", "movable": "movable regions",
+         "blind": "movable, blind",
          "mainline-cma": "6.1's CMA", "page-alloc": "page allocator",
          "none": "no regions"}
 
@@ -57,7 +61,8 @@ def parse(path):
                             kv[w[i]] = w[i + 1]
                             i += 2
                     pres.append((w[1], w[2], w[3], int(kv["allocs"]), int(kv["failed"]),
-                                 kv["p50"] / 1000, kv["p99"] / 1000))
+                                 kv["p50"] / 1000, kv["p99"] / 1000,
+                                 int(kv.get("migrated", 0)), int(kv.get("clean", -1))))
                     continue
             except (ValueError, IndexError, KeyError):
                 pass
@@ -76,6 +81,48 @@ def plot_memory(mem, out):
     ax.invert_yaxis()
     ax.set_xlim(0, max(v for _, v in rows) * 1.35)
     ax.set_xlabel("MiB one process fills before the OOM killer (Goni, 512 MiB)")
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def medians(pres):
+    """One row per trace, kernel and load: the median of each figure."""
+    keys, by = [], {}
+    for r in pres:
+        k = r[:3]
+        if k not in by:
+            keys.append(k)
+            by[k] = []
+        by[k].append(r)
+    return [k + tuple(median([r[i] for r in by[k]]) for i in range(3, len(by[k][0])))
+            for k in keys]
+
+
+def plot_migrated(pres, out):
+    groups = []
+    for t, _, load, *_ in pres:
+        if (t, load) not in groups:
+            groups.append((t, load))
+    fig, axes = plt.subplots(1, len(groups), figsize=(3.2 * len(groups), 3.6), squeeze=False)
+    for ax, (t, load) in zip(axes[0], groups):
+        rows = [r for r in pres if r[0] == t and r[2] == load and r[1] != "static"]
+        rows.sort(key=lambda r: KERNELS.index(r[1]) if r[1] in KERNELS else 99)
+        x = range(len(rows))
+        bars = ax.bar(list(x), [r[7] for r in rows], 0.6, color="#8172b2")
+        for b, r in zip(bars, rows):
+            if r[8] >= 0 and r[3]:
+                ax.text(b.get_x() + b.get_width() / 2, b.get_height(),
+                        f"{100 * r[8] / r[3]:.0f}% clean", ha="center", va="bottom", fontsize=6)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([LABEL.get(r[1], r[1]).replace(" ", "\n", 1) for r in rows], fontsize=7)
+        ax.set_title(f"{t}, {load}", fontsize=9)
+        ax.set_ylabel("pages migrated (median)", fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=100)
 
@@ -123,8 +170,11 @@ def main(argv):
         plot_memory(mem, os.path.join(outdir, "movable-memory.png"))
         print(os.path.join(outdir, "movable-memory.png"))
     if pres:
+        pres = medians(pres)
         plot_pressure(pres, os.path.join(outdir, "movable-pressure.png"))
         print(os.path.join(outdir, "movable-pressure.png"))
+        plot_migrated(pres, os.path.join(outdir, "movable-migrated.png"))
+        print(os.path.join(outdir, "movable-migrated.png"))
     if not mem and not pres:
         sys.exit("plot-movable.py: no MEMORY or PRESSURE line in " + " ".join(argv))
 

@@ -12,19 +12,30 @@
 #                 static        the same with cma_movable=
 #                 none          cma= cma_map= (no region)
 #                 mainline-cma  --flavour mainline-cma: 6.1's CMA, 24 MiB
-#   --pressure  per trace of bench/traces (media, random), four Goni boots
-#               replaying it with drivers/cma-bench twice: while tools/hog
-#               holds what the static kernel has available less 24 MiB
-#               (anonymous, plus 16 MiB of page cache; load "hog"), then
-#               while tools/frag -l holds every other page of that plus
-#               16 MiB, locked (load "pinned"); both checked afterwards:
+#   --pressure  per trace of bench/traces (media, random) and repetition,
+#               a Goni boot per kernel below replaying it with
+#               drivers/cma-bench twice: while tools/hog holds what the
+#               static kernel has available less 24 MiB (anonymous, plus
+#               16 MiB of page cache; load "hog"), then while tools/frag -l
+#               holds every other page of that plus 16 MiB, locked (load
+#               "pinned"); both checked afterwards.  Every kernel is timed
+#               through the same call, dma_alloc_coherent() (api=dma) of
+#               cma-bench's device; on the series' kernels one cma_map=
+#               rule gives that device the trace's regions, tried in order:
 #                 static        the trace's regions, rounded up to 4 MiB
-#                               pageblocks, static; __cma_alloc() (api=cma)
-#                 movable       the same regions, cma_movable=*
+#                               pageblocks, static (cma_movable=)
+#                 movable       the same regions, cma_movable=*: claims
+#                               placed where the fewest pages are in use
+#                 blind         the same, each allocator given "blind":
+#                               no placement (the series before issue 25)
 #                 mainline-cma  6.1's CMA, a global area of the regions'
-#                               size; dma_alloc_coherent() (api=dma)
-#                 page-alloc    no region; dma_alloc_coherent() from the
-#                               page allocator
+#                               size
+#                 page-alloc    no region: the page allocator (--rows)
+#   --reps N    repetitions of --pressure (default 3): the table gives each
+#               figure's median and its spread (min-max)
+#   --rows LIST the --pressure kernels, comma-separated, in the order
+#               each repetition boots them (default
+#               static,movable,mainline-cma,blind; the first sets the hog)
 #   --out DIR   where the boots' console logs, the results (memory.txt,
 #               pressure.txt) and their charts (movable-memory.png,
 #               movable-pressure.png, bench/plot-movable.py) go (default
@@ -33,13 +44,15 @@
 # Without --memory or --pressure, both.
 . "$(dirname "$0")/lib/common.sh"
 
-memory=0 pressure=0
+memory=0 pressure=0 reps=3 rows=static,movable,mainline-cma,blind
 out=$S5P_CACHE/bench-movable
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--memory) memory=1 ;;
 	--pressure) pressure=1 ;;
 	--out) [ $# -ge 2 ] || s5p_die "--out needs a directory"; out=$2; shift ;;
+	--reps) [ "${2:-}" -gt 0 ] 2>/dev/null || s5p_die "--reps needs a positive number"; reps=$2; shift ;;
+	--rows) [ $# -ge 2 ] || s5p_die "--rows needs a list"; rows=$2; shift ;;
 	-h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) s5p_die "unknown argument '$1' (try --help)" ;;
 	esac
@@ -95,6 +108,14 @@ trace_cma() {
 	random) echo "r=84M/4M" ;;
 	esac
 }
+# The trace's regions in cma= order, comma-separated (cma-bench's rule).
+trace_regions() {
+	trace_cma "$1" | tr ';' '\n' | sed 's/=.*//' | paste -sd, -
+}
+# The same cma= with each region's allocator told "blind".
+trace_cma_blind() {
+	trace_cma "$1" | sed 's/\(;\|$\)/:bf(blind)\1/g'
+}
 trace_area_mib() {
 	case $1 in
 	media) echo 45 ;;
@@ -103,46 +124,100 @@ trace_area_mib() {
 }
 
 run_pressure() {
-	local name t map cma hog row line results=$out/pressure.txt
+	local name t map cma hog row line rep results=$out/pressure.txt
+	local -a krows
+	IFS=, read -r -a krows <<<"$rows"
+	for row in "${krows[@]}"; do
+		case $row in
+		static | movable | blind | mainline-cma | page-alloc) ;;
+		*) s5p_die "--rows: unknown kernel '$row'" ;;
+		esac
+	done
 	: >"$results"
-	for name in media random; do
-		t=$S5P_TOP/bench/traces/$name.trace
-		[ -f "$t" ] || s5p_die "no trace $t"
-		map=$(sed -n 's/^cma_map //p' "$t")
-		cma=$(trace_cma "$name")
-		hog=auto
-		for row in static movable mainline-cma page-alloc; do
-			local args=() api=cma
-			case $row in
-			static) args=(--append "cma=$cma cma_map=$map cma_movable=") ;;
-			movable) args=(--append "cma=$cma cma_map=$map cma_movable=*") ;;
-			mainline-cma) args=(--flavour mainline-cma --append "cma=$(trace_area_mib "$name")M"); api=dma ;;
-			page-alloc) args=(--append "cma= cma_map="); api=dma ;;
-			esac
-			echo "== pressure: $name, $row (hog: $hog MiB)"
-			boot "pressure-$name-$row" "${args[@]}" --cmd "$(
-				echo "cat >/tmp/$name.trace <<'S5P_TRACE_END'"
-				cat "$t"
-				echo "S5P_TRACE_END"
-				echo "sh /usr/lib/s5p/movable-pressure.sh /tmp/$name.trace $api $hog"
-			)"
-			line=$(grep '^PRESSURE ' <<<"$BOOT_OUT") ||
-				s5p_die "the $name $row boot printed no PRESSURE line (console log: $out/pressure-$name-$row.log)"
-			[ "$(wc -l <<<"$line")" = 2 ] ||
-				s5p_die "the $name $row boot printed $(wc -l <<<"$line") PRESSURE lines, not 2 (console log: $out/pressure-$name-$row.log)"
-			sed "s/^PRESSURE /PRESSURE $name $row /" <<<"$line" | tee -a "$results"
-			# Every row holds what the static regions' kernel could.
-			[ "$hog" != auto ] || hog=$(head -n 1 <<<"$line" |
-				awk '{ for (i = 1; i < NF; i++) if ($i == "hogmib") print $(i + 1) }')
+	declare -A hogs=([media]=auto [random]=auto)
+	# Repetitions outermost, so that a run cut short still has every trace.
+	for rep in $(seq 1 "$reps"); do
+		for name in media random; do
+			t=$S5P_TOP/bench/traces/$name.trace
+			[ -f "$t" ] || s5p_die "no trace $t"
+			map="cma-bench=$(trace_regions "$name")"
+			cma=$(trace_cma "$name")
+			hog=${hogs[$name]}
+			for row in "${krows[@]}"; do
+				local args=()
+				case $row in
+				static) args=(--append "cma=$cma cma_map=$map cma_movable=") ;;
+				movable) args=(--append "cma=$cma cma_map=$map cma_movable=*") ;;
+				blind) args=(--append "cma=$(trace_cma_blind "$name") cma_map=$map cma_movable=*") ;;
+				mainline-cma) args=(--flavour mainline-cma --append "cma=$(trace_area_mib "$name")M") ;;
+				page-alloc) args=(--append "cma= cma_map=") ;;
+				esac
+				echo "== pressure: $name, $row, repetition $rep of $reps (hog: $hog MiB)"
+				boot "pressure-$name-$row-$rep" "${args[@]}" --cmd "$(
+					echo "cat >/tmp/$name.trace <<'S5P_TRACE_END'"
+					cat "$t"
+					echo "S5P_TRACE_END"
+					echo "sh /usr/lib/s5p/movable-pressure.sh /tmp/$name.trace dma $hog"
+				)"
+				line=$(grep '^PRESSURE ' <<<"$BOOT_OUT") ||
+					s5p_die "the $name $row boot printed no PRESSURE line (console log: $out/pressure-$name-$row-$rep.log)"
+				[ "$(wc -l <<<"$line")" = 2 ] ||
+					s5p_die "the $name $row boot printed $(wc -l <<<"$line") PRESSURE lines, not 2 (console log: $out/pressure-$name-$row-$rep.log)"
+				sed "s/^PRESSURE \(.*\)\$/PRESSURE $name $row \1 rep $rep/" <<<"$line" | tee -a "$results"
+				# Every row holds what the first boot's kernel could (the
+				# first row's figure, for every repetition; with the
+				# default rows, what static regions leave less 24 MiB).
+				[ "$hog" != auto ] || hog=$(head -n 1 <<<"$line" |
+					awk '{ for (i = 1; i < NF; i++) if ($i == "hogmib") print $(i + 1) }')
+				hogs[$name]=$hog
+			done
 		done
 	done
-	printf '\n| trace | kernel | load | allocations | failed | first failure (line) | alloc p50 us | p99 us | max us | pages migrated | pages bad |\n'
-	printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
-	awk '$1 == "PRESSURE" {
+	pressure_table "$results"
+}
+
+# The table of a pressure.txt: per trace, kernel and load, each figure's
+# median over the repetitions and its spread (min-max; one repetition: the
+# figure alone).
+pressure_table() {
+	printf '\n| trace | kernel | load | runs | served | failed | pages migrated | claims migrating nothing | p50 µs | p99 µs | max µs | pages bad |\n'
+	printf '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+	awk '
+	function med(k, f,   n, i, j, x, v) {
+		n = split(vals[k, f], v, " ")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+		lo = v[1]; hi = v[n]
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	function cell(k, f, scale, fmt,   m) {
+		m = med(k, f)
+		if (lo == hi)
+			return sprintf(fmt, m / scale)
+		return sprintf(fmt " (" fmt "-" fmt ")", m / scale, lo / scale, hi / scale)
+	}
+	$1 == "PRESSURE" {
+		k = $2 SUBSEP $3 SUBSEP $4
+		if (!(k in runs)) order[++nk] = k
+		runs[k]++
 		for (i = 5; i < NF; i++) v[$i] = $(i + 1)
-		for (i = 5; i <= NF; i++) if ($i == "alloc-ns") { p50 = $(i + 1); p99 = $(i + 2); mx = $(i + 3) }
-		printf "| %s | %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s | %s |\n", $2, $3, $4, v["allocs"], v["failed"],
-			v["first"], p50 / 1000, p99 / 1000, mx / 1000, v["migrated"], v["bad"] }' "$results"
+		for (i = 5; i <= NF; i++) if ($i == "alloc-ns") { v["p50"] = $(i + 1); v["p99"] = $(i + 2); v["max"] = $(i + 3) }
+		v["served"] = v["allocs"] - v["failed"]
+		v["cleanpct"] = v["allocs"] ? 100 * v["clean"] / v["allocs"] : 0
+		split("served failed migrated clean cleanpct p50 p99 max bad", fs, " ")
+		for (i in fs) vals[k, fs[i]] = vals[k, fs[i]] " " v[fs[i]]
+	}
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = order[i]
+			split(k, id, SUBSEP)
+			printf "| %s | %s | %s | %d | %s | %s | %s | %s, %s | %s | %s | %s | %s |\n", id[1], id[2], id[3], runs[k],
+				cell(k, "served", 1, "%d"), cell(k, "failed", 1, "%d"), cell(k, "migrated", 1, "%d"),
+				cell(k, "clean", 1, "%d"), cell(k, "cleanpct", 1, "%.0f%%"),
+				cell(k, "p50", 1000, "%.1f"), cell(k, "p99", 1000, "%.1f"), cell(k, "max", 1000, "%.1f"),
+				cell(k, "bad", 1, "%s")
+		}
+	}' "$1"
 }
 
 [ $memory = 1 ] && run_memory

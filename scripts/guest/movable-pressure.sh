@@ -13,8 +13,12 @@
 #   sh /usr/lib/s5p/movable-pressure.sh TRACE cma|dma HOG_MIB|auto
 #
 # auto: MemAvailable less 24 MiB (what the static regions' kernel can hold).
+# The trace is written a line at a time (one awk process, no fork per
+# line), and /proc/vmstat's pgmigrate_success read before and after each
+# alloc line: "clean" counts the allocations that migrated no page, the
+# same way on every kernel (6.1's CMA has no per-claim counter).
 # Prints one line per load:
-# PRESSURE <hog|pinned> allocs <n> failed <n> first <line|-> alloc-ns <p50> <p99> <max> migrated <pages> bad <n bad pages|?> memavail <kB> hogmib <n>
+# PRESSURE <hog|pinned> allocs <n> failed <n> first <line|-> alloc-ns <p50> <p99> <max> migrated <pages> bad <n bad pages|?> memavail <kB> hogmib <n> clean <allocations that migrated nothing>
 trace=$1 api=$2 hog_mib=$3
 D=/sys/kernel/debug/cma-bench
 [ -f "$trace" ] || { echo "movable-pressure: no trace '$trace'" >&2; exit 2; }
@@ -41,17 +45,35 @@ replay() {
 	echo "INFO $load: $(head -n 1 /tmp/load.out)"
 	m0=$(vm pgmigrate_success)
 	echo reset >$D/result
-	cat "$trace" >$D/trace
+	clean=$(awk -v T=$D/trace -v V=/proc/vmstat '
+		function mig(  l, f, m) {
+			while ((getline l < V) > 0)
+				if (split(l, f, " ") == 2 && f[1] == "pgmigrate_success")
+					m = f[2]
+			close(V)
+			return m
+		}
+		{
+			a = $1 == "alloc" || $1 == "a"
+			if (a)
+				before = mig()
+			print > T
+			fflush(T)
+			if (a && mig() == before)
+				clean++
+		}
+		END { close(T); print clean + 0 }' "$trace")
 	m1=$(vm pgmigrate_success)
 	kill -TERM $pid
 	wait $pid
 	bad=$(sed -n "s/^$prefix: checked [0-9]* pages, \([0-9]*\) bad\$/\1/p" /tmp/load.out | tail -n 1)
-	awk -v load="$load" -v mig=$((m1 - m0)) -v bad="${bad:-?}" -v ma="$memavail" -v hm="$hog_mib" '
+	awk -v load="$load" -v mig=$((m1 - m0)) -v bad="${bad:-?}" -v ma="$memavail" -v hm="$hog_mib" \
+		-v clean="$clean" '
 		/^allocations/ { allocs = $2; failed = $4 }
 		/^first-failure line/ { first = $3 }
 		/^alloc-ns/ { split($0, a, /[ =]+/); ap50 = a[5]; ap99 = a[7]; amax = a[9] }
-		END { printf "PRESSURE %s allocs %d failed %d first %s alloc-ns %s %s %s migrated %d bad %s memavail %s hogmib %s\n",
-			load, allocs, failed, failed ? first : "-", ap50, ap99, amax, mig, bad, ma, hm }' $D/result
+		END { printf "PRESSURE %s allocs %d failed %d first %s alloc-ns %s %s %s migrated %d bad %s memavail %s hogmib %s clean %d\n",
+			load, allocs, failed, failed ? first : "-", ap50, ap99, amax, mig, bad, ma, hm, clean }' $D/result
 	echo reset >$D/result
 }
 

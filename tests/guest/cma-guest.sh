@@ -373,7 +373,7 @@ cma: error: cma=bad.5=1M: '.' is not allowed in a name; region refused
 cma: error: cma=ok=2M: duplicate name; region refused
 cma: error: cma=bad6=1M:bf(x: unclosed '('; region refused
 cma: error: cma=ovl2=1M@0x44100000: 0x44100000-0x441fffff overlaps region ovl; region refused
-cma: error: cma=r64=64M:ff(x): allocator ff takes no parameters; region refused
+cma: error: cma=r64=64M:ff(x): allocator ff takes only "blind"; region refused
 cma: error: cma=bad7=1M:bf(: unclosed '('; region refused
 cma: error: region bad4: 0x60000000-0x600fffff is not RAM; region refused
 cma: error: cma_map=nope: no '='; rule dropped

@@ -384,6 +384,60 @@ int page_count(const struct page *page)
 	return pfn < SHIM_FRAMES && (shim_pinned[pfn] || shim_in_use[pfn]);
 }
 
+/*
+ * Placement's view (shim/linux/mm.h): shim_buddy_head[] holds 1 + the order
+ * of a free buddy block starting at a frame; shim_not_lru[] marks frames in
+ * use but on no LRU list.
+ */
+static unsigned char shim_buddy_head[SHIM_FRAMES], shim_not_lru[SHIM_FRAMES];
+long shim_page_reads;
+
+/* The @nr frames from @pfn are free buddy blocks of order @order (or not). */
+void shim_buddy(unsigned long pfn, unsigned long nr, unsigned int order,
+		int free)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr && pfn + i < SHIM_FRAMES; i++)
+		shim_buddy_head[pfn + i] = free && !((pfn + i) & ((1UL << order) - 1)) ?
+			order + 1 : 0;
+}
+
+void shim_unmovable(unsigned long pfn, int unmovable)
+{
+	if (pfn < SHIM_FRAMES)
+		shim_not_lru[pfn] = unmovable;
+}
+
+int PageBuddy(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	__atomic_add_fetch(&shim_page_reads, 1, __ATOMIC_RELAXED);
+	return pfn < SHIM_FRAMES && shim_buddy_head[pfn];
+}
+
+unsigned long shim_buddy_order(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	return pfn < SHIM_FRAMES && shim_buddy_head[pfn] ? shim_buddy_head[pfn] - 1 : 0;
+}
+
+int page_maybe_dma_pinned(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	return pfn < SHIM_FRAMES && shim_pinned[pfn];
+}
+
+int PageLRU(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	return pfn < SHIM_FRAMES && page_count(page) && !shim_not_lru[pfn];
+}
+
 int shim_fatal_signal;
 long shim_sleeps;
 void (*shim_sleep_hook)(void);

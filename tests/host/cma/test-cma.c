@@ -185,9 +185,9 @@ static const struct region_case region_cases[] = {
 	  { { "a", 0, MiB, 4096, "foo", "p" }, { "b", 0, MiB, 4096, "bf" } } },
 	/* One problem each; the rest is kept */
 	/* Parameters are refused at parse time unless the allocator takes them. */
-	{ "a=1M:(x);b=1M", 1, "cma=a=1M:(x): allocator bf takes no parameters; region refused",
+	{ "a=1M:(x);b=1M", 1, "cma=a=1M:(x): allocator bf takes only \"blind\"; region refused",
 	  { { "b", 0, MiB, 4096, "bf" } } },
-	{ "a=1M:bf(x)", 1, "cma=a=1M:bf(x): allocator bf takes no parameters; region refused",
+	{ "a=1M:bf(x)", 1, "cma=a=1M:bf(x): allocator bf takes only \"blind\"; region refused",
 	  { { NULL } } },
 	{ "a=1M:foo(bad)", 1, "cma=a=1M:foo(bad): allocator foo does not take \"bad\"",
 	  { { NULL } } },
@@ -289,10 +289,14 @@ static void test_region_allocator(const char *name)
 		CHECK(regs[1].alloc && !strcmp(regs[1].alloc->name, name) && !regs[1].alloc_params);
 	}
 	snprintf(str, sizeof(str), "b=2M@0x40000000/64K:%s(x=1,y)", name);
-	snprintf(msg, sizeof(msg), "cma=%s: allocator %s takes no parameters; region refused",
+	snprintf(msg, sizeof(msg), "cma=%s: allocator %s takes only \"blind\"; region refused",
 		 str, name);
 	CHECK(cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep) == 0);
 	CHECKF(!strcmp(rep.last, msg), "%s", rep.last);
+	/* "blind" (no placement in a movable region) is every built-in's. */
+	snprintf(str, sizeof(str), "a=1M:%s(blind)", name);
+	CHECK(cma_parse_regions(str, regs, CMA_MAX_REGIONS, &rep) == 1);
+	CHECK(regs[0].alloc_params && !strcmp(regs[0].alloc_params, "blind"));
 	CHECK(cma_allocator_find(name) && !strcmp(cma_allocator_find(name)->name, name));
 	end();
 }
@@ -1632,7 +1636,7 @@ static void boot_params_refused(void)
 	register_foo();
 	CHECK(boot(&b) == 1);
 	CHECK_ERRORS(2);
-	CHECK(in_log("cma: error: cma=s=1M@0x40000000:bf(y): allocator bf takes no parameters; region refused") == 1);
+	CHECK(in_log("cma: error: cma=s=1M@0x40000000:bf(y): allocator bf takes only \"blind\"; region refused") == 1);
 	CHECK(!shim_is_reserved_exactly(0x40000000, MiB));
 	CHECK(!shim_is_reserved_exactly(0x54000000, 64 * MiB));
 	CHECK(!memblock_is_region_reserved(0x50000000, 64 * MiB - MiB));
@@ -1813,7 +1817,8 @@ static void boot_threads(void)
 
 static void boot_movable(void)
 {
-	struct boot b = { "a=8M@0x40000000;b=1M;c=6M@0x44000000;d=4M", "x=a;y=b;z=d",
+	/* a is "blind": its claims slide as 6.1's do (placement: issue 25). */
+	struct boot b = { "a=8M@0x40000000:bf(blind);b=1M;c=6M@0x44000000;d=4M", "x=a;y=b;z=d",
 			  .movable = "a,b,c,zz,,b@d" };
 	struct cma_region *a;
 	unsigned long x, y, pfn;
@@ -2002,13 +2007,21 @@ static void boot_movable_eintr(void)
  */
 static void boot_movable_slide(void)
 {
-	struct boot b = { "a=16M@0x40000000", "x=a", .movable = "a" };
+	static char spec[64];
+	struct boot b = { spec, "x=a", .movable = "a" };
+	const char *alloc = boot_alloc ?: "bf";
 	struct cma_region *a;
 	unsigned long x, y, k;
+	int n;
 
-	begin("movable (%s): a claim slides through the region past busy pages, as 6.1's cma_alloc()",
-	      boot_alloc ?: "bf");
-	CHECK(boot(&b) == 1);
+	/* "blind": no placement, the allocator's choice then the slide. */
+	snprintf(spec, sizeof(spec), "a=16M@0x40000000:%s(blind)", alloc);
+	boot_alloc = NULL;
+	begin("movable (%s(blind)): a claim slides through the region past busy pages, as 6.1's cma_alloc()",
+	      alloc);
+	n = boot(&b);
+	boot_alloc = alloc;
+	CHECK(n == 1);
 	shim_run_initcalls();
 	a = cma_region_find("a");
 	for (k = 0; k < 8; k++)
@@ -2020,6 +2033,218 @@ static void boot_movable_slide(void)
 	CHECK(a->claim_busy == 1921 && a->claims == 1 && a->alloc_fails == 0);
 	CHECK(cma_put(x) == 1 && LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
 	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/*
+ * Placement (issue 25): a movable region claims, among the aligned windows
+ * that fit, the one with the fewest lent pages in use; a window holding a
+ * page that looks pinned or unmovable only if there is no other; after a
+ * busy claim, the next cheapest window.  A 16 MiB region, 1 MiB requests
+ * aligned to 1 MiB: sixteen windows, each given some pages in use.
+ */
+static const char *place_alloc(void)
+{
+	return boot_alloc ?: "bf";
+}
+
+/* Window @w (1 MiB from 0x40000000) gets @nr pages in use, from its 17th. */
+static void place_use(unsigned int w, unsigned long nr)
+{
+	shim_resident(PFN(0x40000000 + w * MiB) + 16, nr, 1);
+}
+
+static struct cma_region *place_boot(const char *params)
+{
+	static char spec[64];
+	struct boot b = { spec, "x=a", .movable = "a" };
+	const char *saved = boot_alloc;
+	unsigned int w;
+	int n;
+
+	snprintf(spec, sizeof(spec), "a=16M@0x40000000:%s%s", place_alloc(), params);
+	boot_alloc = NULL;
+	n = boot(&b);
+	boot_alloc = saved;
+	CHECK(n == 1);
+	shim_run_initcalls();
+	for (w = 0; w < 16; w++)
+		place_use(w, 50);
+	return cma_region_find("a");
+}
+
+static void place_clear(void)
+{
+	shim_resident(PFN(0x40000000), PFN(16 * MiB), 0);
+}
+
+static void boot_movable_place_cheapest(void)
+{
+	struct cma_region *a;
+	unsigned long x, y;
+	long reads;
+
+	begin("movable (%s): placement claims the window with the fewest pages in use",
+	      place_alloc());
+	a = place_boot("");
+	place_clear();
+	for (y = 0; y < 16; y++)
+		place_use(y, 50);
+	shim_resident(PFN(0x40900000) + 16, 47, 0);	/* window 9: 3 in use */
+	y = shim_contig_calls;
+	memset(&shim_trace, 0, sizeof(shim_trace));
+	x = cma_alloc(dev("x"), NULL, MiB, MiB);
+	CHECKF(x == 0x40900000, "%#lx", x);
+	CHECKF(shim_contig_calls - y == 1, "%ld ranges tried", shim_contig_calls - y);
+	CHECKF(shim_trace.migrated == 3, "%lu pages migrated", shim_trace.migrated);
+	CHECK(a->claims == 1 && a->claim_busy == 0);
+	CHECK(cma_put(x) == 1);
+
+	/* Free buddy blocks are skipped by their order: one read for 1 MiB. */
+	place_clear();
+	shim_buddy(PFN(0x40000000), PFN(16 * MiB), 8, 1);
+	reads = shim_page_reads;
+	x = cma_alloc(dev("x"), NULL, MiB, MiB);
+	CHECKF(shim_page_reads - reads == 1, "%ld pages read", shim_page_reads - reads);
+	CHECK(x != EBUSY_RET && !IS_ERR_VALUE(x) && cma_put(x) == 1);
+	shim_buddy(PFN(0x40000000), PFN(16 * MiB), 8, 0);
+
+	/*
+	 * Every page in use: the scan stops after CMA_PLACE_READS (32)
+	 * reads a page requested, once it has a window, and claims one.
+	 */
+	shim_resident(PFN(0x40000000), PFN(16 * MiB), 1);
+	reads = shim_page_reads;
+	x = cma_alloc(dev("x"), NULL, 64 * KiB, 0);
+	CHECKF(shim_page_reads - reads <= 32 * 16 + 2 * 16, "%ld pages read",
+	       shim_page_reads - reads);
+	CHECK(!IS_ERR_VALUE(x) && cma_put(x) == 1);
+	place_clear();
+	CHECK(LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+static void boot_movable_place_pinned(void)
+{
+	struct cma_region *a;
+	unsigned long x, y;
+
+	begin("movable (%s): placement skips a window holding a pinned or unmovable page",
+	      place_alloc());
+	a = place_boot("");
+	/* Window 0: one page in use, pinned; window 2: two, one unmovable. */
+	shim_resident(PFN(0x40000000) + 16, 50, 0);
+	shim_pin(PFN(0x40000000) + 100, 1);
+	shim_resident(PFN(0x40200000) + 16, 48, 0);
+	shim_unmovable(PFN(0x40200000) + 64, 1);
+	/* Window 5: four in use, nothing stuck. */
+	shim_resident(PFN(0x40500000) + 16, 46, 0);
+	y = shim_contig_calls;
+	x = cma_alloc(dev("x"), NULL, MiB, MiB);
+	CHECKF(x == 0x40500000, "%#lx", x);
+	CHECKF(shim_contig_calls - y == 1, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(a->claims == 1 && a->claim_busy == 0);
+	CHECK(cma_put(x) == 1);
+	/* With no window left without one, a stuck window is still tried. */
+	for (y = 0; y < 16; y++)
+		shim_pin(PFN(0x40000000 + y * MiB) + 200, 1);
+	shim_pin(PFN(0x40700000) + 200, 0);
+	shim_unmovable(PFN(0x40700000) + 20, 1);
+	y = shim_contig_calls;
+	x = cma_alloc(dev("x"), NULL, MiB, MiB);
+	CHECKF(x == 0x40700000, "%#lx", x);
+	CHECK(cma_put(x) == 1);
+	for (y = 0; y < PFN(16 * MiB); y++)
+		shim_pin(PFN(0x40000000) + y, 0);
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/* A page of windows 0 and 3 is pinned once the first claim has begun. */
+static void place_pin_hook(void)
+{
+	shim_pin(PFN(0x40000000) + 250, 1);
+	shim_pin(PFN(0x40300000) + 250, 1);
+	shim_contig_hook = NULL;
+}
+
+static void boot_movable_place_busy(void)
+{
+	struct cma_region *a;
+	unsigned long x, y;
+
+	begin("movable (%s): after a busy claim, placement takes the next cheapest window",
+	      place_alloc());
+	a = place_boot("");
+	shim_resident(PFN(0x40300000) + 16, 49, 0);	/* window 3: 1 in use */
+	shim_resident(PFN(0x40700000) + 16, 48, 0);	/* window 7: 2 */
+	shim_resident(PFN(0x40b00000) + 16, 47, 0);	/* window 11: 3 */
+	shim_contig_hook = place_pin_hook;
+	y = shim_contig_calls;
+	memset(&shim_trace, 0, sizeof(shim_trace));
+	x = cma_alloc(dev("x"), NULL, MiB, MiB);
+	CHECKF(x == 0x40700000, "%#lx", x);
+	CHECKF(shim_contig_calls - y == 2, "%ld ranges tried", shim_contig_calls - y);
+	CHECK(a->claims == 1 && a->claim_busy == 1);
+	CHECKF(shim_trace.tries == 2 && shim_trace.migrated == 2, "tries %u migrated %lu",
+	       shim_trace.tries, shim_trace.migrated);
+	CHECK(cma_put(x) == 1);
+	shim_pin(PFN(0x40000000) + 250, 0);
+	shim_pin(PFN(0x40300000) + 250, 0);
+	place_clear();
+	CHECK(LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/* "blind" turns placement off; static regions never read a page. */
+static void boot_movable_place_off(void)
+{
+	unsigned long x;
+	char line[128];
+	long reads;
+
+	begin("movable (%s(blind)): no placement, the allocator's window; static regions read no page",
+	      place_alloc());
+	place_boot("(blind)");
+	snprintf(line, sizeof(line),
+		 "cma: region a: base=0x40000000 size=0x01000000 align=0x1000 allocator=%s(blind)",
+		 place_alloc());
+	CHECK_LOG(line);
+	shim_resident(PFN(0x40900000) + 16, 47, 0);
+	reads = shim_page_reads;
+	x = cma_alloc(dev("x"), NULL, MiB, MiB);
+	CHECKF(x == 0x40000000, "%#lx", x);
+	CHECK(shim_page_reads == reads && cma_put(x) == 1);
+	place_clear();
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+static void boot_static_place_off(void)
+{
+	struct boot st = { "s=16M@0x40000000", "x=s" };
+	unsigned long x;
+	long reads;
+
+	begin("static (%s): placement never runs", place_alloc());
+	CHECK(boot(&st) == 1);
+	shim_run_initcalls();
+	shim_resident(PFN(0x40000000) + 16, 50, 1);
+	reads = shim_page_reads;
+	x = cma_alloc(dev("x"), NULL, MiB, MiB);
+	CHECKF(x == 0x40000000, "%#lx", x);
+	CHECK(shim_page_reads == reads && cma_put(x) == 1);
 	if (case_failed)
 		dump_log();
 	end();
@@ -2291,6 +2516,11 @@ int main(int argc, char **argv)
 	run_forked("boot_movable_release_in_claim", boot_movable_release_in_claim);
 	run_forked("boot_movable_eintr", boot_movable_eintr);
 	run_forked("boot_movable_slide", boot_movable_slide);
+	run_forked("boot_movable_place_cheapest", boot_movable_place_cheapest);
+	run_forked("boot_movable_place_pinned", boot_movable_place_pinned);
+	run_forked("boot_movable_place_busy", boot_movable_place_busy);
+	run_forked("boot_movable_place_off", boot_movable_place_off);
+	run_forked("boot_static_place_off", boot_static_place_off);
 	run_forked("boot_movable_signal", boot_movable_signal);
 	run_forked("boot_movable_dma_retry", boot_movable_dma_retry);
 	run_forked("boot_movable_all", boot_movable_all);
@@ -2307,6 +2537,12 @@ int main(int argc, char **argv)
 		run_forked("boot_api", boot_api);
 		run_forked("boot_threads", boot_threads);
 		run_forked("boot_movable_slide", boot_movable_slide);
+		run_forked("boot_movable_place_cheapest", boot_movable_place_cheapest);
+		run_forked("boot_movable_place_pinned", boot_movable_place_pinned);
+		run_forked("boot_movable_place_busy", boot_movable_place_busy);
+		run_forked("boot_movable_place_off", boot_movable_place_off);
+		run_forked("boot_static_place_off", boot_static_place_off);
+	run_forked("boot_static_place_off", boot_static_place_off);
 	}
 	boot_alloc = NULL;
 

@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 
 #define pageblock_nr_pages	1024UL
+#define MAX_ORDER		11
 
 struct zone { int id; };
 struct zone *page_zone(const struct page *page);
