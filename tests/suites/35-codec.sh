@@ -26,7 +26,7 @@
 # interrupt handler prints nothing without a rate limit, and the device
 # tree bindings (drivers/bindings) pass dt-schema, the boards' trees too.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 177 debug=96
+t_plan 178 debug=96
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
