@@ -222,9 +222,11 @@ a s5p-cam 1M
 check 3 0x00
 check 4 0x00
 EOF
-	check_eq "CMA: new chunks are where the filled ones were" \
-		"$(chunks_of $T/mmap.out | head -n 2 | cut -d' ' -f3)" \
-		"$(chunks_of $T/zero.out | head -n 2 | cut -d' ' -f3)"
+	# (the first: placement, kernel patch 42, may put the second where fewer
+	# lent pages are in use than where it was)
+	check_eq "CMA: the first new chunk is where the first filled one was" \
+		"$(chunks_of $T/mmap.out | head -n 1 | cut -d' ' -f3)" \
+		"$(chunks_of $T/zero.out | head -n 1 | cut -d' ' -f3)"
 	check "CMA: a new chunk is zeroed (chunk 1)" grep -q '^  3: 0x100000 bytes of 0x00$' $T/zero.out
 	check "CMA: a new chunk is zeroed (chunk 2)" grep -q '^  4: 0x100000 bytes of 0x00$' $T/zero.out
 
@@ -373,7 +375,7 @@ cma: error: cma=bad.5=1M: '.' is not allowed in a name; region refused
 cma: error: cma=ok=2M: duplicate name; region refused
 cma: error: cma=bad6=1M:bf(x: unclosed '('; region refused
 cma: error: cma=ovl2=1M@0x44100000: 0x44100000-0x441fffff overlaps region ovl; region refused
-cma: error: cma=r64=64M:ff(x): allocator ff takes only "blind"; region refused
+cma: error: cma=r64=64M:ff(x): allocator ff takes only \"blind\"; region refused
 cma: error: cma=bad7=1M:bf(: unclosed '('; region refused
 cma: error: region bad4: 0x60000000-0x600fffff is not RAM; region refused
 cma: error: cma_map=nope: no '='; rule dropped
