@@ -127,7 +127,7 @@ cma: region bf1: base=0x44800000 size=0x00400000 align=0x1000 allocator=bf" \
 	# An allocator given parameters it does not take: refused when cma= is
 	# parsed, so nothing is reserved for it and its map rule has no region.
 	check_eq "stats: bitmap(p) is refused when parsed, one message, and its rule loses it" \
-		"cma: error: cma=x=1M:bitmap(p): allocator bitmap takes only "blind"; region refused
+		"cma: error: cma=x=1M:bitmap(p): allocator bitmap takes only \"blind\"; region refused
 cma: error: cma_map=t/x=x: no region x; skipped" \
 		"$(klog | grep -E '^cma: error: cma(=x=|_map=t/x=)')"
 	check "stats: no region x, so no sysfs directory for it" test ! -e "$CMA_SYSFS/x"
