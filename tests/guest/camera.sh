@@ -27,12 +27,12 @@ ok "camera: $CAM is the s5pv210-camera (fb200000.camera)"
 case "$scenario" in
 main)
 	# ---- v4l2-compliance, MMAP streaming ----
-	v4l2_compliance /tmp/comp.log -d "$CAM" -s
+	v4l2_compliance /tmp/comp.log -d "$CAM" -s10
 	# (Buffers too small for the format: CREATE_BUFS with half the size
 	# must fail, which the REQBUFS/CREATE_BUFS test checks.)
 	# (The format tests run on every format, NV12 and NV12M included: with
 	# v4l-utils 1.22 the NV12 description mismatch stopped them there.)
-	compliance_verdict "v4l2-compliance -s (MMAP streaming)" /tmp/comp.log \
+	compliance_verdict "v4l2-compliance -s10 (MMAP streaming)" /tmp/comp.log \
 		"test VIDIOC_ENUM_FMT/FRAMESIZES/FRAMEINTERVALS: OK" "test VIDIOC_G_FMT: OK" \
 		"test VIDIOC_TRY_FMT: OK" "test VIDIOC_S_FMT: OK" \
 		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (no poll, REQBUFS): OK" "test MMAP (select, REQBUFS): OK" "test MMAP (epoll, REQBUFS): OK" \
@@ -44,8 +44,8 @@ main)
 	VIVID=$(vivid_node)
 	v4l2-ctl -d "$VIVID" --set-fmt-video=width=640,height=480,pixelformat=YUYV
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=YUYV
-	v4l2_compliance /tmp/comp-dmabuf.log -d "$CAM" -s 30 -e "$VIVID"
-	compliance_verdict "v4l2-compliance -s -e vivid (DMABUF import from a contiguous exporter)" \
+	v4l2_compliance /tmp/comp-dmabuf.log -d "$CAM" -s10 -e "$VIVID"
+	compliance_verdict "v4l2-compliance -s10 -e vivid (DMABUF import from a contiguous exporter)" \
 		/tmp/comp-dmabuf.log "test DMABUF (no poll): OK" "test DMABUF (select): OK"
 	no_leak "after DMABUF streaming"
 
@@ -178,8 +178,8 @@ main)
 	if [ -e /sys/kernel/debug/kmemleak ]; then
 		echo "# multiplanar=1: v4l2-compliance not run on the debug kernel (time)"
 	else
-		v4l2_compliance /tmp/comp-sp.log -d "$CAM" -s
-		compliance_verdict "multiplanar=1: v4l2-compliance -s (single-planar MMAP streaming)" \
+		v4l2_compliance /tmp/comp-sp.log -d "$CAM" -s10
+		compliance_verdict "multiplanar=1: v4l2-compliance -s10 (single-planar MMAP streaming)" \
 			/tmp/comp-sp.log "test VIDIOC_ENUM_FMT/FRAMESIZES/FRAMEINTERVALS: OK" \
 			"test VIDIOC_TRY_FMT: OK" "test VIDIOC_S_FMT: OK" "test MMAP (select, REQBUFS): OK"
 	fi

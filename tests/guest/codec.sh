@@ -57,8 +57,8 @@ ok "codec: $CODEC is the s5pv210-codec ($CODEC_DEV), the camera is $CAM"
 ccompliance() { compliance_verdict "$@" | sed 's/: camera: /: codec: /'; }
 
 compliance() {
-	v4l2_compliance /tmp/comp.log -d "$CODEC" -s
-	ccompliance "v4l2-compliance -s (MMAP streaming)" /tmp/comp.log \
+	v4l2_compliance /tmp/comp.log -d "$CODEC" -s10
+	ccompliance "v4l2-compliance -s10 (MMAP streaming)" /tmp/comp.log \
 		"test VIDIOC_(TRY_)ENCODER_CMD: OK" "test VIDIOC_ENUM_FMT/FRAMESIZES/FRAMEINTERVALS: OK" \
 		"test VIDIOC_G_FMT: OK" "test VIDIOC_TRY_FMT: OK" "test VIDIOC_S_FMT: OK" \
 		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (no poll, REQBUFS): OK" \
@@ -73,8 +73,8 @@ main)
 	compliance
 	# ---- DMABUF: the camera's buffers (region cam, inside port A) ----
 	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480,pixelformat=YUYV
-	v4l2_compliance /tmp/comp-dmabuf.log -d "$CODEC" -s -e "$CAM"
-	ccompliance "v4l2-compliance -s -e camera (DMABUF import of the camera's buffers)" \
+	v4l2_compliance /tmp/comp-dmabuf.log -d "$CODEC" -s10 -e "$CAM"
+	ccompliance "v4l2-compliance -s10 -e camera (DMABUF import of the camera's buffers)" \
 		/tmp/comp-dmabuf.log "test DMABUF (no poll): OK" "test DMABUF (select): OK"
 	codec_no_leak "after DMABUF streaming"
 
@@ -253,8 +253,8 @@ main)
 	check "codec: reloaded with multiplanar=1: the single-planar API ($CODEC: V4L2_CAP_VIDEO_M2M)" \
 		sh -c "dmesg | tail -n 20 | grep -q 'Motion-JPEG encoder at $CODEC, single-planar API' &&
 			v4l2-ctl -d $CODEC -D | grep -q 'Video Memory-to-Memory\$'"
-	v4l2_compliance /tmp/comp-sp.log -d "$CODEC" -s
-	ccompliance "single-planar API: v4l2-compliance -s (MMAP streaming)" /tmp/comp-sp.log \
+	v4l2_compliance /tmp/comp-sp.log -d "$CODEC" -s10
+	ccompliance "single-planar API: v4l2-compliance -s10 (MMAP streaming)" /tmp/comp-sp.log \
 		"test VIDIOC_(TRY_)ENCODER_CMD: OK" "test VIDIOC_ENUM_FMT/FRAMESIZES/FRAMEINTERVALS: OK" \
 		"test VIDIOC_G_FMT: OK" "test VIDIOC_TRY_FMT: OK" "test VIDIOC_S_FMT: OK" \
 		"test VIDIOC_REQBUFS/CREATE_BUFS/QUERYBUF: OK" "test MMAP (select, REQBUFS): OK"

@@ -39,6 +39,13 @@ ktap_result() {
 	if [ "$1" = ok ]; then ktap_p=$((ktap_p + 1)); else ktap_f=$((ktap_f + 1)); fi
 	echo "$ktap_n $ktap_p $ktap_f" >"$KTAP_COUNT"
 	echo "$1 $ktap_n - $2"
+	# KTAP_TIME=1 (in the command): the guest's uptime after each result,
+	# to see where a script's time goes (docs/testing.md, "Where a suite's
+	# time goes")
+	if [ -n "${KTAP_TIME:-}" ]; then
+		read -r ktap_up _ </proc/uptime
+		echo "# at $ktap_up s"
+	fi
 }
 ktap_totals() {
 	[ "${KTAP_OWNER:-}" = "$$" ] || return 0
