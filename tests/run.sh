@@ -33,6 +33,8 @@
 # Every guest boot fails on a kernel report in its console (S5P_CHECK_LOG=1).
 # The qtests and the default kernel's boots run on the sanitizer QEMU
 # (S5P_QEMU_FLAVOUR=asan: ASan + UBSan, docs/qemu.md); a report fails them.
+# A suite of the kernel's CMA whose header says "# s5p-qemu: plain (WHY)"
+# runs its default-kernel boots on the plain QEMU.
 # The debug kernel's boots run on the plain QEMU, 2.4 times faster: that pass
 # checks the kernel side, the default pass the models (docs/testing.md).
 # S5P_QEMU_FLAVOUR set by the caller applies to every run.
@@ -78,11 +80,15 @@ mkdir -p "$logdir"
 export S5P_CHECK_LOG=1
 flavours=${S5P_FLAVOURS:-default debug}
 qemu_forced=${S5P_QEMU_FLAVOUR:-}
-# qemu_for KERNEL-FLAVOUR: the QEMU build its boots use.
+# qemu_for KERNEL-FLAVOUR [SUITE-FILE]: the QEMU build its boots use: the
+# sanitizer QEMU on the default kernel, but the plain one for a suite whose
+# header says "# s5p-qemu: plain (WHY)" (a suite of the kernel's CMA, whose
+# sanitizers are the debug pass's; docs/testing.md, "The sanitizer QEMU").
 qemu_for() {
 	if [ -n "$qemu_forced" ]; then echo "$qemu_forced"
-	elif [ "$1" = default ]; then echo asan
-	else echo plain; fi
+	elif [ "$1" != default ]; then echo plain
+	elif [ -n "${2:-}" ] && [[ "$(header "$2" qemu)" == plain* ]]; then echo plain
+	else echo asan; fi
 }
 passed=0 failed=0 skipped=0
 failures=()
@@ -147,16 +153,19 @@ build_boot() {
 		env S5P_QEMU_FLAVOUR="$3" "$S5P_TOP/scripts/boot-$1.sh" --build-only --flavour "$2"
 }
 for flavour in $flavours; do
-	need=0
+	declare -A qs=()
 	for s in "${all[@]}"; do
-		runs_on "$s" "$flavour" && boots "$s" && need=1
+		runs_on "$s" "$flavour" && boots "$s" && qs[$(qemu_for "$flavour" "$s")]=1
 	done
-	[ $need = 1 ] || continue
-	q=$(qemu_for "$flavour")
-	printf '# building for the boots: both boards, %s kernel, %s QEMU\n' "$flavour" "$q"
-	t0=$(date +%s)
-	for board in goni aquila; do build_boot "$board" "$flavour" "$q"; done
-	printf '# built in %ss\n' $(($(date +%s) - t0))
+	# (the sanitizer QEMU first: the default pass's longest builds)
+	for q in asan plain; do
+		[ -n "${qs[$q]:-}" ] || continue
+		printf '# building for the boots: both boards, %s kernel, %s QEMU\n' "$flavour" "$q"
+		t0=$(date +%s)
+		for board in goni aquila; do build_boot "$board" "$flavour" "$q"; done
+		printf '# built in %ss\n' $(($(date +%s) - t0))
+	done
+	unset qs
 done
 # A suite's own kernel flavours ("# s5p-prebuild: BOARD FLAVOUR", e.g.
 # 13-flavours' mainline-cma), built here too, on the default pass's QEMU.
@@ -165,7 +174,7 @@ for s in "${all[@]}"; do
 	[ -n "$flavour" ] && [[ " $flavours " == *" default "* ]] || continue
 	printf '# building for %s: %s, %s kernel\n' "$(basename "$s" .sh)" "$board" "$flavour"
 	t0=$(date +%s)
-	build_boot "$board" "$flavour" "$(qemu_for default)"
+	build_boot "$board" "$flavour" "$(qemu_for default "$s")"
 	printf '# built in %ss\n' $(($(date +%s) - t0))
 done
 # The qtests (05, 06, 07), built here too: built in a lane, they would hold
@@ -279,7 +288,7 @@ start_job() {
 	export S5P_CPU_FILE=$logdir/$name.cpu.$$
 	# (bash's "times" after the suite: the CPU time of the suite and of
 	# everything it waited for, QEMU included, for the summary)
-	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour") S5P_SUITE_NAME=$name \
+	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour" "$s") S5P_SUITE_NAME=$name \
 		S5P_TEST_LOGDIR=$logdir/$name.files.$$ S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
 		S5P_SHARED_BOOT=$shared timeout -k 30 "$tmo" \
 		bash -c '"$@"; rc=$?; times >"$S5P_CPU_FILE"; exit $rc' _ "$s" "${args[@]}" \

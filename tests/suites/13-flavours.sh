@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-qemu: plain (another kernel's CMA booting; QEMU's devices run under ASan in the device suites and the qtests)
 # The kernel flavours no other suite boots (boards/flavours/*.config but
 # "debug", which has its own pass): each builds (cached by its inputs' hash
 # like the others, so this costs a build only when they change) and boots

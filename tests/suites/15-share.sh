@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's 9p and CMA paths, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # s5p-debug-scenarios: goni:main
 # s5p-lava: no (the host side of the driver author's loop: a host folder in the guest, modules built on the host)
 # The driver author's loop: a host folder in the guest (boot.sh --share DIR,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's CMA, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # s5p-shared-boot: debug goni cma-guest.sh defaults early
 # The CMA framework in the guest, on both boards: the KUnit tests (KTAP from
 # the console log: built in, they run at boot; as the module

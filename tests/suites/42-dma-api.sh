@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's CMA, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # s5p-debug-scenarios: goni:placed goni:kinds
 # The DMA API on CMA regions (kernel patches "mm: cma: the DMA API
 # allocates from a device's cma_map= regions", "dma-direct: no fallback

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's CMA, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # s5p-shared-boot: debug goni dma-heap.sh main
 # The dma-buf heaps of the CMA regions (kernel patch "dma-buf: heaps: a
 # heap per CMA region"; docs/cma.md "dma-buf heaps"), through cma-heap

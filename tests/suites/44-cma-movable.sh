@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's CMA, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # s5p-shared-boot: debug goni movable.sh default early
 # Movable regions (cma_movable=, docs/cma.md "Movable regions"): Goni boots
 # running /tests/movable.sh (tests/guest/movable.sh says what each checks):

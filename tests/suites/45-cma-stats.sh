@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's CMA, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # s5p-debug-scenarios: goni:main
 # Per-region statistics (/sys/kernel/mm/cma, cma-test stats), the ff and
 # bitmap allocators and bigphysarea, in the guest: two Goni boots running

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's CMA, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # The guest side of the CMA benchmark (docs/benchmarks.md), on Goni, one
 # boot with two small regions: cma-test replays a small trace with -t
 # (failures counted, timings printed), drivers/cma-bench replays it with

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # s5p-flavours: default debug
+# s5p-qemu: plain (the kernel's CMA, whose sanitizers are the debug pass's; QEMU's devices run under ASan in the device suites and the qtests)
 # s5p-timeout: 900
 # A short CMA stress run (docs/fuzzing-guest.md): one Goni boot with three
 # extra regions, one per allocator (scripts/stress-cma.sh), where cma-stress
