@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC1090 # (boards/*/board.conf are sourced by name)
 # s5p-lava: no (the frames go to a host folder, boot.sh --share, and are checked on the host)
+# s5p-qemu: plain (GStreamer's use of the drivers; the device paths its pipelines drive run under ASan in 30-camera and 35-codec, whose zero-copy sweep takes every size both devices offer, and in the qtests)
 # GStreamer in the guest (docs/camera.md, "GStreamer"): Debian's armel
 # gst-launch-1.0 with the video4linux2 plugin on the camera and the codec.
 # One boot a board (goni, aquila), each running tests/guest/gst.sh with
