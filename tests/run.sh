@@ -27,7 +27,9 @@
 # 2), the longest first (the times of the last run, $S5P_CACHE/test-logs/
 # times, else tests/suites/times), default and debug passes interleaved.  A
 # suite whose header says "# s5p-alone: WHY" (timing checks, the pipeline's
-# lock and cache checks) runs with nothing beside it, before the others.
+# lock and cache checks) runs with nothing beside it, before the others;
+# one that also says "# s5p-beside: quiet" has the "# s5p-quiet: WHY"
+# suites (host only) beside it, one at a time.
 # Each suite's lines print as one block when it ends ("# started NAME" when
 # it starts).
 # Every guest boot fails on a kernel report in its console (S5P_CHECK_LOG=1).
@@ -198,16 +200,34 @@ for f in "$S5P_TOP/tests/suites/times" "$logdir/times"; do
 		[[ $n == \#* ]] || [ -z "$sec" ] || est[$n]=$sec
 	done <"$f"
 done
-alone=() lanes=()
+# "# s5p-alone: WHY": nothing beside it; but an alone suite whose header also
+# says "# s5p-beside: quiet" may have a quiet suite beside it: one whose
+# header says "# s5p-quiet: WHY" (on the host only: it boots nothing,
+# builds nothing, and times nothing).
+alone=() lanes=() quiet=()
+declare -A quiet_ok=()
 for flavour in $flavours; do
 	for s in "${all[@]}"; do
 		runs_on "$s" "$flavour" || continue
 		name=$(basename "$s" .sh)
 		[ "$flavour" = default ] || name=$name@$flavour
 		job="${est[$name]:-300} $name $flavour"
-		if [ -n "$(header "$s" alone)" ]; then alone+=("$job"); else lanes+=("$job"); fi
+		if [ -n "$(header "$s" alone)" ]; then
+			alone+=("$job")
+			[[ "$(header "$s" beside)" != quiet* ]] || quiet_ok[$name]=1
+		elif [ -n "$(header "$s" quiet)" ] && [ "$flavour" = default ]; then
+			quiet+=("$job")
+		else
+			lanes+=("$job")
+		fi
 	done
 done
+# (the alone suites that allow it last: a quiet suite still running when
+# they end goes on beside the lanes' first suite)
+if [ ${#alone[@]} -gt 1 ]; then
+	mapfile -t alone < <(for j in "${alone[@]}"; do
+		read -r _ n _ <<<"$j"; echo "${quiet_ok[$n]:-0} $j"; done | sort -s -k1,1n | cut -d' ' -f2-)
+fi
 # Shared boots: on a flavour, the suites whose header says "# s5p-shared-boot:
 # FLAVOUR BOARD SCRIPT SCENARIO [early|late]" get one boot of BOARD for all
 # of them (tests/lib/shared-boot.sh, a job of its own, "shared-BOARD@FLAVOUR");
@@ -379,11 +399,27 @@ wait_one() {
 suites_start=$(date +%s)
 for job in "${alone[@]}"; do
 	read -r _ name flavour <<<"$job"
+	# (a quiet suite still running from the one before goes on beside one
+	# that allows it)
+	if [ -z "${quiet_ok[$name]:-}" ]; then
+		while [ ${#running[@]} -gt 0 ]; do wait_one; done
+	fi
 	start_job "$name" "$flavour"
-	wait_one
+	while [ -z "${ended[$name]:-}" ]; do
+		if [ -n "${quiet_ok[$name]:-}" ] && [ ${#quiet[@]} -gt 0 ] &&
+			[ ${#running[@]} -lt "$jobs_max" ]; then
+			read -r _ qname qflavour <<<"${quiet[0]}"
+			quiet=("${quiet[@]:1}")
+			start_job "$qname" "$qflavour"
+			continue
+		fi
+		wait_one
+	done
 done
 # The longest first, but a suite whose shared boot has not ended waits.
-pending=("${lanes[@]}")
+# (quiet suites that found no alone one to run beside join the lanes)
+pending=("${lanes[@]}" "${quiet[@]}")
+[ ${#pending[@]} = 0 ] || mapfile -t pending < <(printf '%s\n' "${pending[@]}" | sort -k1,1nr -k2,2)
 while [ ${#pending[@]} -gt 0 ]; do
 	while [ ${#running[@]} -ge "$jobs_max" ]; do wait_one; done
 	pick=

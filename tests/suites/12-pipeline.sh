@@ -2,6 +2,7 @@
 # shellcheck disable=SC1090 # (boards/*/board.conf are sourced by name)
 # s5p-lava: no (the build pipeline on the host: builds, locks and caches in a scratch checkout)
 # s5p-alone: checks the cache's locks by timing a waiting build, and rebuilds in a scratch checkout
+# s5p-beside: quiet (the host-only suites: they take the kernel tree's lock for a moment at most, which its lock checks wait out)
 # The pipeline itself (docs/pipeline.md), on the host, on a warm cache:
 #  - known inputs: the file "versions" names every package; a warm cache
 #    builds and boots with apt unavailable (a PATH shim that fails and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-quiet: on the host only (no boot, no kernel or QEMU build, no timing check), so it may run beside 12-pipeline
 # The CMA framework on the host: the kernel's own mm/cma-parse.c,
 # mm/cma-regions.c and allocators (mm/cma-best-fit.c, cma-first-fit.c,
 # cma-bitmap.c) from the patched tree built for the host and unit-tested

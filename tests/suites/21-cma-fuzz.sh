@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-quiet: on the host only (no boot, no kernel or QEMU build, no timing check), so it may run beside 12-pipeline
 # s5p-timeout: 600
 # Smoke run of the cma= / cma_map= / cma_movable= fuzzer (scripts/fuzz-cma.sh,
 # tests/host/fuzz; docs/fuzzing.md): the kernel's parsers, boot log and map

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-quiet: on the host only (no boot, no kernel or QEMU build, no timing check), so it may run beside 12-pipeline
 # The platform engineer's host tools (tools/platform, built from the
 # kernel's own CMA sources): cma-explain on both boards' device trees
 # (the defaults board.conf records, the command line's precedence, a tree

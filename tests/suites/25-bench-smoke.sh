@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# s5p-quiet: on the host only (no boot, no kernel or QEMU build, no timing check), so it may run beside 12-pipeline
 # Smoke test of the CMA benchmark tools (docs/benchmarks.md), host only, no
 # timing assertions: the shipped traces are what their generator writes;
 # bench/host/cma-bench builds from the patched tree with every allocator
