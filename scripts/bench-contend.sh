@@ -17,15 +17,21 @@
 # kernel as for every boot (docs/pipeline.md).
 #
 #   --out DIR   the console log (default $S5P_CACHE/bench-contend)
+#   --dtb FILE  boot this device tree instead of the board's: a kernel
+#               before patch 37 reserves the board's regions from C, so it
+#               needs the tree without its linux,cma-region nodes
+#               (fdtput -r FILE /reserved-memory/<node> for each)
 . "$(dirname "$0")/lib/common.sh"
 
 rounds=6
 out=$S5P_CACHE/bench-contend
+dtb=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift ;;
 	--out) out=$2; shift ;;
-	-h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--dtb) dtb=$2; shift ;;
+	-h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) s5p_die "unknown option '$1' (--help)" ;;
 	esac
 	shift
@@ -52,7 +58,7 @@ done
 kill -TERM \$big; wait \$big; echo "hog status \$?"
 END
 )
-res=$("$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/console.log" --cmd "$cmd" 2>&1) ||
+res=$("$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/console.log" ${dtb:+--dtb "$dtb"} --cmd "$cmd" 2>&1) ||
 	{ printf '%s\n' "$res" | tail -n 20 >&2; s5p_die "the boot failed (log: $out/console.log)"; }
 printf '%s\n' "$res"
 printf '%s\n' "$res" | awk -v r="$rounds" '

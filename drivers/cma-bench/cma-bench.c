@@ -411,7 +411,8 @@ static int cma_bench_region_of(struct cma_region *reg, void *data)
 {
 	unsigned long addr = *(unsigned long *)data;
 
-	if (addr < reg->start || addr - reg->start >= reg->size)
+	if (addr < cma_region_start(reg) ||
+	    addr - cma_region_start(reg) >= cma_region_size(reg))
 		return 0;
 	cma_bench_found = reg;
 	return 1;
@@ -489,7 +490,7 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 	ret = 0;
 	if (reg) {
 		snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/used",
-			 reg->name);
+			 cma_region_name(reg));
 		f = filp_open(path, O_RDONLY, 0);
 		if (IS_ERR(f))
 			f = NULL;

@@ -12,7 +12,7 @@
 # one on cma-plan's proposal for bench/traces/media.trace, replaying it.
 # Every boot's cma: lines are the ones cma-explain predicts.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 306 debug=104
+t_plan 314 debug=108
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"
 
 # ktap LOG BOARD: the cma-regions KUnit suite's results in a console log.

@@ -1559,11 +1559,11 @@ static void boot_dma_rules(void)
 	shim_fail_after = 0;		/* bf's first kzalloc(), for region a */
 	shim_run_initcalls();
 	shim_fail_after = -1;
-	CHECKF(cma_map_dev_nr_regions("x", NULL, &name, &kind) == 0, "x: %d regions",
-	       cma_map_dev_nr_regions("x", NULL, &name, &kind));
-	CHECK(cma_map_dev_nr_regions("y", NULL, &name, &kind) == 1);
-	CHECK(cma_map_dev_nr_regions("z", NULL, &name, &kind) == 0);
-	CHECK(cma_map_dev_nr_regions("v", NULL, &name, &kind) == -ENOENT);
+	CHECKF(cma_map_dev_nr_regions(NULL, "x", NULL, &name, &kind) == 0, "x: %d regions",
+	       cma_map_dev_nr_regions(NULL, "x", NULL, &name, &kind));
+	CHECK(cma_map_dev_nr_regions(NULL, "y", NULL, &name, &kind) == 1);
+	CHECK(cma_map_dev_nr_regions(NULL, "z", NULL, &name, &kind) == 0);
+	CHECK(cma_map_dev_nr_regions(NULL, "v", NULL, &name, &kind) == -ENOENT);
 
 	p = cma_alloc_for_dma("y", "", 4096, 0);
 	CHECKF(p == 0x57f00000, "%#lx", p);
