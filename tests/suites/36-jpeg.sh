@@ -2,12 +2,12 @@
 # s5p-flavours: default debug
 # s5p-debug-scenarios: goni:main
 # The SoC's JPEG block (qemu-patches/: hw/misc/s5pv210_jpeg.c) under
-# mainline's unmodified s5p-jpeg driver, its buffers placed by a cma_map=
+# mainline's s5p-jpeg driver (with kernel patches 0045-0054), its buffers placed by a cma_map=
 # rule: each board boots with its default cma= plus a region "jpeg" and its
 # default cma_map= plus "fb600000.jpeg-codec=jpeg".  tests/guest/jpeg.sh
 # runs in two boots:
-#   goni: the driver probed, v4l2-compliance -s on the decoder (its
-#       failures: the unmodified driver's own, listed), round trips camera -> s5p-jpeg encode -> s5p-jpeg decode
+#   goni: the driver probed, v4l2-compliance -s on the decoder and the
+#       encoder (the failures left, listed), round trips camera -> s5p-jpeg encode -> s5p-jpeg decode
 #       (PSNR against the camera's frames, in the guest), every buffer in
 #       region jpeg, a bad stream;
 #   aquila: the driver probed, a round trip, placement.
@@ -15,7 +15,7 @@
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 30 debug=20
+t_plan 31 debug=21
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
