@@ -511,8 +511,10 @@ static void boot_input(const struct input *in, char *movable)
  * problems, and where memblock placed each region: a movable region is
  * reserved at a pageblock boundary (kernel patch 0031), so its base and
  * alignment, and those of the regions placed after it, may move (its
- * boundary is checked in check_movable()).  Two boots that differ only in
- * cma_movable= give the same.
+ * boundary is checked in check_movable()), and so does the alignment a
+ * region that found no room says it asked for ("no free SIZE bytes of RAM
+ * aligned to ALIGN").  Two boots that differ only in cma_movable= give the
+ * same.
  */
 static void log_without_movable(char *out, size_t len)
 {
@@ -532,6 +534,18 @@ static void log_without_movable(char *out, size_t len)
 		 * NAME, size and what follows the alignment */
 		b = memmem(l, e - l, ": base=", 7);
 		s = b ? memmem(b, e - b, " size=", 6) : NULL;
+		/* "...: no free SIZE bytes of RAM aligned to ALIGN; ...": all
+		 * but ALIGN */
+		a = memmem(l, e - l, " bytes of RAM aligned to ", 25);
+		if (!strncmp(l, "cma: error: region ", 19) && a) {
+			const char *ae = a + 25 + strcspn(a + 25, "; \n");
+
+			n += snprintf(out + n, len - n, "%.*s%.*s\n",
+				      (int)(a + 25 - l), l, (int)(e - ae), ae);
+			if (n >= len)
+				fail("harness: the log does not fit %zu bytes", len);
+			continue;
+		}
 		a = s ? memmem(s, e - s, " align=", 7) : NULL;
 		if (!strncmp(l, "cma: region ", 12) && a) {
 			const char *ae = a + 7 + strcspn(a + 7, " \n");
