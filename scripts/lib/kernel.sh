@@ -25,7 +25,9 @@ s5p_kernel_source() {
 		KSRC=$(realpath "$S5P_KERNEL_TREE")
 		[ -f "$KSRC/Makefile" ] || s5p_die "S5P_KERNEL_TREE=$S5P_KERNEL_TREE is not a kernel tree"
 		# A dev tree changes under our feet: its ID is what it holds (the
-		# commit, the uncommitted changes, the untracked files), so a boot
+		# commit, the uncommitted changes, the untracked files, ignored
+		# ones too: Debian's .gitignore ignores every top-level entry,
+		# and the build is out of the tree, O=), so a boot
 		# of an unchanged tree rebuilds nothing, and an edit is a new key.
 		# (Before, the time was in it: every boot ran make, relinked
 		# vmlinux and rebuilt the drivers and the initramfs, under the
@@ -33,7 +35,7 @@ s5p_kernel_source() {
 		local head state
 		if head=$(git -C "$KSRC" rev-parse HEAD 2>/dev/null); then
 			state=$({ git -C "$KSRC" diff HEAD --binary
-				git -C "$KSRC" ls-files -z --others --exclude-standard |
+				git -C "$KSRC" ls-files -z --others |
 					(cd "$KSRC" && xargs -0 -r sha256sum); } | sha256sum | cut -c1-16)
 			KSRC_ID="tree:$KSRC:$head-$state"
 		else
