@@ -24,8 +24,23 @@ s5p_kernel_source() {
 	if [ -n "${S5P_KERNEL_TREE:-}" ]; then
 		KSRC=$(realpath "$S5P_KERNEL_TREE")
 		[ -f "$KSRC/Makefile" ] || s5p_die "S5P_KERNEL_TREE=$S5P_KERNEL_TREE is not a kernel tree"
-		# A dev tree changes under our feet: let make decide what is stale.
-		KSRC_ID="tree:$KSRC:$(date +%s%N)"
+		# A dev tree changes under our feet: its ID is what it holds (the
+		# commit, the uncommitted changes, the untracked files, ignored
+		# ones too: Debian's .gitignore ignores every top-level entry,
+		# and the build is out of the tree, O=), so a boot
+		# of an unchanged tree rebuilds nothing, and an edit is a new key.
+		# (Before, the time was in it: every boot ran make, relinked
+		# vmlinux and rebuilt the drivers and the initramfs, under the
+		# machine's build lock.)  A tree git cannot read is keyed by time.
+		local head state
+		if head=$(git -C "$KSRC" rev-parse HEAD 2>/dev/null); then
+			state=$({ git -C "$KSRC" diff HEAD --binary
+				git -C "$KSRC" ls-files -z --others |
+					(cd "$KSRC" && xargs -0 -r sha256sum); } | sha256sum | cut -c1-16)
+			KSRC_ID="tree:$KSRC:$head-$state"
+		else
+			KSRC_ID="tree:$KSRC:$(date +%s%N)"
+		fi
 		return 0
 	fi
 	S5P_KVER=$(s5p_kernel_version) || exit 1
@@ -349,8 +364,8 @@ s5p_dtb() {
 	s5p_need_cmd dtc cpp
 	s5p_kernel_source --no-checkout
 	# The series is part of the key (its patches may touch the dts and
-	# the headers it includes); a dev tree, whose ID changes at every
-	# call, is keyed by its path and the dts files themselves.
+	# the headers it includes); a dev tree, whose ID changes with every
+	# edit anywhere in it, is keyed by its path and the dts files themselves.
 	local id=$KSRC_ID kfiles=()
 	if [[ $id == tree:* ]]; then
 		id=${id%:*}
