@@ -35,8 +35,8 @@
 # Every guest boot fails on a kernel report in its console (S5P_CHECK_LOG=1).
 # The qtests and the default kernel's boots run on the sanitizer QEMU
 # (S5P_QEMU_FLAVOUR=asan: ASan + UBSan, docs/qemu.md); a report fails them.
-# A suite of the kernel's CMA whose header says "# s5p-qemu: plain (WHY)"
-# runs its default-kernel boots on the plain QEMU.
+# A suite whose header says "# s5p-qemu: plain (WHY)" (the kernel's CMA
+# suites, 38-gstreamer) runs its default-kernel boots on the plain QEMU.
 # The debug kernel's boots run on the plain QEMU, 2.4 times faster: that pass
 # checks the kernel side, the default pass the models (docs/testing.md).
 # S5P_QEMU_FLAVOUR set by the caller applies to every run.
@@ -84,8 +84,9 @@ flavours=${S5P_FLAVOURS:-default debug}
 qemu_forced=${S5P_QEMU_FLAVOUR:-}
 # qemu_for KERNEL-FLAVOUR [SUITE-FILE]: the QEMU build its boots use: the
 # sanitizer QEMU on the default kernel, but the plain one for a suite whose
-# header says "# s5p-qemu: plain (WHY)" (a suite of the kernel's CMA, whose
-# sanitizers are the debug pass's; docs/testing.md, "The sanitizer QEMU").
+# header says "# s5p-qemu: plain (WHY)" (a suite whose subject runs under
+# the debug pass's sanitizers or under ASan in another suite; docs/
+# testing.md, "The sanitizer QEMU").
 qemu_for() {
 	if [ -n "$qemu_forced" ]; then echo "$qemu_forced"
 	elif [ "$1" != default ]; then echo plain
