@@ -2,14 +2,17 @@
 # One boot for several suites' guest scripts (tests/run.sh runs it; docs/
 # testing.md, "Shared boots"):
 #
-#   tests/lib/shared-boot.sh BOARD OUTDIR SUITE:SCRIPT:SCENARIO...
+#   tests/lib/shared-boot.sh BOARD OUTDIR [--append ARGS] SUITE:SCRIPT:SCENARIO...
 #
 # A debug-kernel boot costs about 75 s before and after its command (30 s
 # to /init, the modules, kmemleak's scans), so the suites whose header says
 # "# s5p-shared-boot: FLAVOUR BOARD SCRIPT SCENARIO" (a boot with the
 # board's defaults) run their scripts one after the other in one boot of
-# BOARD.  Each part is framed by "S5P-PART-BEGIN SUITE" and "S5P-PART-END
-# SUITE STATUS" lines, on the output and in the kernel log, so that the
+# BOARD.  A suite may also run several of its own scenarios in one boot
+# with ARGS added to the command line (--append: 42-dma-api on the debug
+# kernel).  Each part is framed by "S5P-PART-BEGIN SUITE/SCENARIO" and
+# "S5P-PART-END SUITE/SCENARIO STATUS" lines, on the output and in the
+# kernel log, so that the
 # part's output, its stretch of the console log (a kernel report is the
 # part's that was running) and its status go to OUTDIR/SUITE.BOARD.SCENARIO
 # .out, .log and .rc, where the suite's t_guest_boot reads them
@@ -22,8 +25,12 @@
 . "$(dirname "$0")/tap.sh"
 t_plan 4
 
-board=$1 out=$2
+board=$1 out=$2 append=
 shift 2
+if [ "${1:-}" = --append ]; then
+	append=$2
+	shift 2
+fi
 rm -rf "$out" && mkdir -p "$out" || exit 1
 # Each part is limited in the guest (busybox timeout) to what its own boot
 # would get (900 s, times the flavour's timeout scale): a hung part fails
@@ -34,18 +41,18 @@ limit=$((900 * ${scale:-1}))
 cmd= n=0
 for p in "$@"; do
 	IFS=: read -r suite script scenario <<<"$p"
-	[[ $suite =~ ^[A-Za-z0-9@._-]+$ ]] || { t_fail "bad part '$p'"; continue; }
-	cmd+="echo S5P-PART-BEGIN $suite >/dev/kmsg; echo S5P-PART-BEGIN $suite; "
+	[[ $suite/$scenario =~ ^[A-Za-z0-9@._-]+/[A-Za-z0-9@._-]+$ ]] || { t_fail "bad part '$p'"; continue; }
+	cmd+="echo S5P-PART-BEGIN $suite/$scenario >/dev/kmsg; echo S5P-PART-BEGIN $suite/$scenario; "
 	cmd+="timeout $limit /tests/$script $scenario; r=\$?; "
-	cmd+="echo S5P-PART-END $suite \$r >/dev/kmsg; echo S5P-PART-END $suite \$r; "
+	cmd+="echo S5P-PART-END $suite/$scenario \$r >/dev/kmsg; echo S5P-PART-END $suite/$scenario \$r; "
 	n=$((n + 1))
 done
 cmd+="true"
-echo "# $board: $n parts in one boot (${S5P_FLAVOUR:-default} kernel): $*"
+echo "# $board: $n parts in one boot (${S5P_FLAVOUR:-default} kernel${append:+, --append '$append'}): $*"
 log=$T_TMP/console.log
 t0=$(date +%s)
 "$S5P_TOP/scripts/boot-$board.sh" --cmd "$cmd" --log "$log" --timeout $(((n + 1) * 900)) \
-	>"$T_TMP/out" 2>"$T_TMP/err"
+	${append:+--append "$append"} >"$T_TMP/out" 2>"$T_TMP/err"
 rc=$?
 echo "# boot status $rc in $(($(date +%s) - t0)) s"
 
@@ -54,12 +61,11 @@ echo "# boot status $rc in $(($(date +%s) - t0)) s"
 # the END line) or "log" (the console log, markers kept: .log; what lies
 # outside every part goes to $T_TMP/outside.log).
 split() {
-	awk -v mode="$1" -v dir="$out" -v b="$board" -v parts="$*" -v outside="$T_TMP/outside.log" '
-	BEGIN { np = split(parts, pp, " ")
-		for (i = 3; i <= np; i++) { split(pp[i], f, ":"); sc[f[1]] = f[3] } }
+	awk -v mode="$1" -v dir="$out" -v b="$board" -v outside="$T_TMP/outside.log" '
 	{ line = $0; sub(/\r$/, "", line); n = split(line, w, " ") }
 	line ~ /S5P-PART-BEGIN / {
-		cur = dir "/" w[n] "." b "." sc[w[n]]
+		split(w[n], id, "/")
+		cur = dir "/" id[1] "." b "." id[2]
 		if (mode == "out") printf "" >(cur ".out"); else print >(cur ".log")
 		next
 	}

@@ -143,7 +143,9 @@ t_guest_boot() {
 	T_OUT=$T_TMP/$board-$scenario.out T_LOG=$T_TMP/$board-$scenario.log
 	rm -f "$T_LOG"
 	[ -z "$append" ] || how="--append '$append'"
-	if [ -z "$append" ] && t_part "$board" "$scenario" "$T_OUT" "$T_LOG"; then
+	# (a part of a shared boot: run.sh's, with the board's defaults, or the
+	# suite's own, whose command line T_PARTS_APPEND names)
+	if [ "$append" = "${T_PARTS_APPEND:-}" ] && t_part "$board" "$scenario" "$T_OUT" "$T_LOG"; then
 		: >"$T_TMP/err"
 	else
 		echo "# $board, $scenario: $how (${S5P_FLAVOUR:-default} kernel)"
@@ -162,7 +164,7 @@ t_guest_boot() {
 # kernel's start, which LOG lacks) and return 0; otherwise return 1 (the
 # caller boots on its own).
 t_part() {
-	local part
+	local part how
 	T_PART_START=
 	[ -n "${S5P_SHARED_BOOT:-}" ] || return 1
 	part=$S5P_SHARED_BOOT/$(basename "$0" .sh).$1.$2
@@ -170,7 +172,9 @@ t_part() {
 		echo "# $1, $2: the shared boot did not run this part; booting on its own"
 		return 1
 	fi
-	echo "# $1, $2: the board's default cma= and cma_map= (${S5P_FLAVOUR:-default} kernel), a part of the shared boot $S5P_SHARED_BOOT"
+	how="the board's default cma= and cma_map="
+	[ -z "${T_PARTS_APPEND:-}" ] || how="--append '$T_PARTS_APPEND'"
+	echo "# $1, $2: $how (${S5P_FLAVOUR:-default} kernel), a part of the shared boot $S5P_SHARED_BOOT"
 	cp "$part.out" "$3" && cp "$part.log" "$4" || return 1
 	T_RC=$(cat "$part.rc")
 	T_PART_START=$S5P_SHARED_BOOT/boot.$1.log
