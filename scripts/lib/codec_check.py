@@ -100,15 +100,52 @@ def ycc_to_rgb(y, cb, cr):
     return [min(255, max(0, int(round(v)))) for v in (r, g, b)]
 
 
+# ycc_to_rgb's products, by the value of Cb or Cr: the same float
+# operations in the same order, so rgb_row() gives ycc_to_rgb's bytes
+_KR = [1.402 * (c - 128) for c in range(256)]
+_KGB = [0.344136 * (c - 128) for c in range(256)]
+_KGR = [0.714136 * (c - 128) for c in range(256)]
+_KB = [1.772 * (c - 128) for c in range(256)]
+
+
+def rgb_row(yy, cb, cr):
+    """ycc_to_rgb() of a row's pixels, as bytes (R, G, B a pixel)."""
+    out = bytearray(3 * len(yy))
+    i = 0
+    for y, b_, r_ in zip(yy, cb, cr):
+        r = y + _KR[r_]
+        g = y - _KGB[b_] - _KGR[r_]
+        b = y + _KB[b_]
+        out[i] = 0 if r < 0 else 255 if r > 255 else int(round(r))
+        out[i + 1] = 0 if g < 0 else 255 if g > 255 else int(round(g))
+        out[i + 2] = 0 if b < 0 else 255 if b > 255 else int(round(b))
+        i += 3
+    return out
+
+
+_REFERENCE = {}
+
+
 def reference(w, h, seq, pattern=0):
-    """Luma bytes and RGB bytes of the pattern frame (no flip)."""
-    luma = bytearray()
-    rgb = bytearray()
-    for yy, cb, cr in camera_pattern.source_rows(w, h, seq, pattern):
-        luma += bytes(yy)
-        for x in range(w):
-            rgb += bytes(ycc_to_rgb(yy[x], cb[x], cr[x]))
-    return bytes(luma), bytes(rgb)
+    """Luma bytes and RGB bytes of the pattern frame (no flip).  (The colour
+    bars repeat their rows: each distinct row is converted once; a frame
+    asked for again, by another stream of the same size, is computed once.)"""
+    key = (w, h, seq, pattern)
+    if key not in _REFERENCE:
+        luma = bytearray()
+        rgb = bytearray()
+        rows = {}
+        for yy, cb, cr in camera_pattern.source_rows(w, h, seq, pattern):
+            luma += bytes(yy)
+            if pattern == 1:
+                rgb += rgb_row(yy, cb, cr)
+                continue
+            k = (bytes(yy), bytes(cb), bytes(cr))
+            if k not in rows:
+                rows[k] = rgb_row(yy, cb, cr)
+            rgb += rows[k]
+        _REFERENCE[key] = (bytes(luma), bytes(rgb))
+    return _REFERENCE[key]
 
 
 def psnr(a, b):
@@ -152,6 +189,10 @@ def read_png(path):
     out, prev, stride = bytearray(), bytearray(3 * w), 3 * w
     for y in range(h):
         ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if ftype == 0:
+            out += line
+            prev = line
+            continue
         for i in range(stride):
             a = line[i - 3] if i >= 3 else 0
             b = prev[i]
@@ -174,6 +215,17 @@ def read_png(path):
 def raw_to_rgb(fourcc, w, h, data):
     """One captured frame (YUYV or NV12, no padding) as RGB bytes."""
     out = bytearray()
+    if w % 2 == 0:
+        # a row at a time: each chroma sample serves two pixels
+        for y in range(h):
+            if fourcc == "YUYV":
+                row = data[2 * w * y:2 * w * (y + 1)]
+                yy, cb, cr = row[0::2], row[1::4], row[3::4]
+            else:
+                c = w * h + (y // 2) * w
+                yy, cb, cr = data[y * w:(y + 1) * w], data[c:c + w:2], data[c + 1:c + w:2]
+            out += rgb_row(yy, bytes(v for v in cb for _ in (0, 1)), bytes(v for v in cr for _ in (0, 1)))
+        return bytes(out)
     for y in range(h):
         for x in range(w):
             if fourcc == "YUYV":
