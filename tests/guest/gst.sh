@@ -17,6 +17,15 @@
 #   test-jpeg   videotestsrc ! tee: the raw frames, and v4l2jpegenc's
 # and once (the first SIZE, YUY2): cam-dec, v4l2src ! v4l2jpegenc !
 # jpegparse ! jpegdec ! videoconvert ! YUY2 frames (decoded in the guest).
+# and for each S5P_ENC_SIZES size (WxH, YUY2): s5p-enc, the camera to the SoC's
+# JPEG block, mainline's s5p-jpeg: v4l2src ! YUY2 ! s5p-jpeg's encoder !
+# JPEG files (in gst-run), checked as cam-jpeg's but for the last frames:
+# the driver has no drain, and GStreamer stops it at the end of stream
+# with frames in flight.  GStreamer names a V4L2 codec after its node unless it is
+# the first of its kind (v4l2jpegenc is the codec's): s5p-jpeg's
+# elements are the video4linux2 features whose device is its node, found
+# with gst-inspect-1.0 and written to OUTDIR/s5p-elements.txt
+# ("enc|dec ELEMENT NODE").
 # Those pipelines write to /tmp, and the files are copied to OUTDIR.
 # Then, straight to OUTDIR (the host folder, 9p; before kernel patch 0028
 # a write from a V4L2 buffer's mapping failed there with EFAULT):
@@ -118,6 +127,28 @@ dmabuf() { # FOURCC W H: camera ! codec, zero copy
 		"video/x-raw,format=$1,width=$2,height=$3" ! \
 		v4l2jpegenc output-io-mode=dmabuf-import ! multifilesink location="$tmp/f-%03d.jpg"
 }
+
+# s5p_elem NODE SUFFIX: the video4linux2 element ending in SUFFIX whose
+# device is NODE (GStreamer's name for it, v4l2videoN..., or the plain
+# one if it is the first of its kind), from V4L2_FEATURES
+s5p_elem() {
+	for e in "v4l2${1#/dev/}$2" "v4l2$2"; do
+		case " $V4L2_FEATURES " in *" $e "*) ;; *) continue ;; esac
+		gst-inspect-1.0 "$e" | grep -q "Default: \"$1\"" && { echo "$e"; return; }
+	done
+}
+if [ -n "${S5P_ENC_SIZES:-}" ]; then
+	V4L2_FEATURES=$(gst-inspect-1.0 video4linux2 | sed -n 's/^ *\(v4l2[a-z0-9]*\):.*/\1/p' | tr '\n' ' ')
+	S5P_ENC=$(s5p_elem "$(node s5p-jpeg-enc)" jpegenc)
+	echo "enc ${S5P_ENC:-none} $(node s5p-jpeg-enc)" >"$out/s5p-elements.txt"
+	echo "dec $(s5p_elem "$(node s5p-jpeg-dec)" jpegdec || :) $(node s5p-jpeg-dec)" >>"$out/s5p-elements.txt"
+	for size in $S5P_ENC_SIZES; do
+		w=${size%x*} h=${size#*x}
+		run "s5p-enc-YUY2-$size" s5p-enc YUY2 "$w" "$h" \
+			v4l2src device="$CAM" num-buffers="$frames" ! "video/x-raw,format=YUY2,width=$w,height=$h" ! \
+			"${S5P_ENC:-none}" ! multifilesink location="$tmp/f-%03d.jpg"
+	done
+fi
 
 first=1
 for size in "$@"; do

@@ -18,7 +18,15 @@
 # io-mode=dmabuf num-buffers=8 ! ... ! v4l2jpegenc
 # output-io-mode=dmabuf-import ! multifilesink location=/host/...) at
 # every PLAIN size, YUY2 and NV12, with the board's defaults, and two
-# v4l2-ctl --stream-mmap --stream-to=/host/... captures.  Every file
+# v4l2-ctl --stream-mmap --stream-to=/host/... captures.  And the camera
+# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0054;
+# 0054 for GStreamer to negotiate the camera's colorimetry), with the
+# board's defaults: v4l2src ! s5p-jpeg's encoder (the element
+# gst-inspect-1.0 finds on its node) ! JPEG files at each S5P_ENC_SIZES
+# size, but for the last frames (the driver has no drain: GStreamer stops
+# it at the end of stream with frames in flight); s5p-jpeg's decoder does
+# not run under GStreamer (it takes one buffer a queue, docs/codec.md).
+# Every file
 # is checked on the host (tests/lib/gst_check.py): count, layout, exact
 # pixels (raw), djpeg decode and luma PSNR >= 30 dB against the camera's
 # pattern (camera_pattern.py) or videotestsrc's frames.
@@ -31,11 +39,14 @@ FRAMES=3
 # The plain pipeline (issue 24), straight to /host, with the issue's 8 frames
 PLAIN="320x240 640x480 1280x720 1920x1080"
 PLAIN_FRAMES=8
+# camera ! s5p-jpeg's encoder (YUY2)
+S5P_ENC_SIZES="640x480"
 # cases a board: per size 4 (raw, jpeg, dmabuf, videotestsrc) x 2 formats,
-# + cam-dec once; per PLAIN size 2 formats; + 2 v4l2-ctl streams to /host
+# + cam-dec once; per PLAIN size 2 formats; + 2 v4l2-ctl streams to /host;
+# one s5p-enc an S5P_ENC_SIZES size
 nsizes=$(wc -w <<<"$SIZES")
-CASES=$((nsizes * 8 + 1 + 2 * $(wc -w <<<"$PLAIN") + 2))
-t_plan $((2 * (CASES + 4) + 1))
+CASES=$((nsizes * 8 + 1 + 2 * $(wc -w <<<"$PLAIN") + 2 + $(wc -w <<<"$S5P_ENC_SIZES")))
+t_plan $((2 * (CASES + 5) + 1))
 
 check=$S5P_TOP/tests/lib/gst_check.py
 # gst-run (tools/gst), which runs the pipelines: warnings are errors here,
@@ -52,7 +63,7 @@ for board in goni aquila; do
 		for e in v4l2src v4l2jpegenc videotestsrc videoconvert jpegparse jpegdec multifilesink; do
 			gst-inspect-1.0 \$e || exit 10
 		done >/host/inspect.txt 2>&1
-		PLAIN='$PLAIN' PLAIN_FRAMES=$PLAIN_FRAMES sh /tests/gst.sh /host/out $FRAMES $SIZES" \
+		PLAIN='$PLAIN' PLAIN_FRAMES=$PLAIN_FRAMES S5P_ENC_SIZES='$S5P_ENC_SIZES' sh /tests/gst.sh /host/out $FRAMES $SIZES" \
 		>"$T_TMP/$board.out" 2>"$T_TMP/$board.err"
 	rc=$?
 	echo "# $board: boot and pipelines in $(($(date +%s) - t0)) s"
@@ -61,6 +72,11 @@ for board in goni aquila; do
 	t_check "$board: gst-inspect-1.0 knows v4l2src, v4l2jpegenc, videotestsrc, videoconvert, jpegparse, jpegdec, multifilesink" \
 		bash -c "[ \$(grep -c '^Factory Details:' '$share/inspect.txt') = 7 ] &&
 			grep -q 'V4L2 JPEG Encoder' '$share/inspect.txt'"
+	# s5p-jpeg's elements: not the codec's v4l2jpegenc, each on its node
+	t_check "$board: gst-inspect-1.0 finds s5p-jpeg's encoder and decoder elements on its nodes: $(tr '\n' ' ' <"$share/out/s5p-elements.txt" 2>/dev/null)" \
+		bash -c "grep -Eq '^enc v4l2[a-z0-9]*jpegenc /dev/video[0-9]+\$' '$share/out/s5p-elements.txt' &&
+			grep -Eq '^dec v4l2[a-z0-9]*jpegdec /dev/video[0-9]+\$' '$share/out/s5p-elements.txt' &&
+			! grep -q '^enc v4l2jpegenc ' '$share/out/s5p-elements.txt'"
 	n=$(wc -l <"$share/out/gst.txt" 2>/dev/null || echo 0)
 	t_check "$board: $CASES pipelines listed in /host/out/gst.txt (got $n)" [ "$n" = "$CASES" ]
 	"$check" "$share/out" "$FRAMES" >"$T_TMP/$board-check.out" 2>&1
