@@ -19,9 +19,9 @@
 # jpegparse ! jpegdec ! videoconvert ! YUY2 frames (decoded in the guest).
 # and for each S5P_ENC_SIZES size (WxH, YUY2): s5p-enc, the camera to the SoC's
 # JPEG block, mainline's s5p-jpeg: v4l2src ! YUY2 ! s5p-jpeg's encoder !
-# JPEG files (in gst-run), checked as cam-jpeg's but for the last frames:
-# the driver has no drain, and GStreamer stops it at the end of stream
-# with frames in flight.  GStreamer names a V4L2 codec after its node unless it is
+# JPEG files (in gst-run), checked as cam-jpeg's (every frame: GStreamer
+# drains the encoder at the end of stream, V4L2_ENC_CMD_STOP, kernel patch
+# 0055).  GStreamer names a V4L2 codec after its node unless it is
 # the first of its kind (v4l2jpegenc is the codec's): s5p-jpeg's
 # elements are the video4linux2 features whose device is its node, found
 # with gst-inspect-1.0 and written to OUTDIR/s5p-elements.txt

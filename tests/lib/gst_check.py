@@ -21,10 +21,8 @@ pipeline, v4l2-ctl) gave status 0 and every file is right:
               resolution pattern at bar edges off the 2-pixel grid: 26-28
               dB at 200x150 and 32x16 before any encoding);
   s5p-enc     the camera to s5p-jpeg's encoder (the SoC's JPEG block): as
-              cam-jpeg, but 1 to FRAMES JPEG files: the driver has no
-              drain (V4L2_ENC_CMD_STOP), so at the end of stream GStreamer
-              stops the encoder with the last frames in flight
-              (docs/codec.md);
+              cam-jpeg (every frame: GStreamer drains the encoder with
+              V4L2_ENC_CMD_STOP at the end of stream, kernel patch 0055);
   test-jpeg   FRAMES videotestsrc frames and their FRAMES JPEG files: each
               JPEG decodes to WxH with luma PSNR >= DB against its frame;
   cam-dec     FRAMES raw YUY2 frames jpegdec decoded in the guest: luma
@@ -130,9 +128,7 @@ def check_case(d, kind, fourcc, w, h, frames, need):
         notes.append("%d frames of %d bytes, every pixel as the pattern" % (frames, size))
     elif kind in ("cam-jpeg", "cam-dmabuf", "cam-plain", "s5p-enc"):
         names = files(d, ".jpg")
-        if kind == "s5p-enc" and 1 <= len(names) <= frames:
-            notes.append("%d of %d frames (no drain)" % (len(names), frames))
-        elif len(names) != frames:
+        if len(names) != frames:
             raise ValueError("%d JPEG files, not %d" % (len(names), frames))
         low = None
         for i, n in enumerate(names):

@@ -2,7 +2,7 @@
 # s5p-flavours: default debug
 # s5p-debug-scenarios: goni:main
 # The SoC's JPEG block (qemu-patches/: hw/misc/s5pv210_jpeg.c) under
-# mainline's s5p-jpeg driver (with kernel patches 0044-0054), its buffers placed by a cma_map=
+# mainline's s5p-jpeg driver (with kernel patches 0044-0056), its buffers placed by a cma_map=
 # rule: each board boots with its default cma= plus a region "jpeg" and its
 # default cma_map= plus "fb600000.jpeg-codec=jpeg".  tests/guest/jpeg.sh
 # runs in two boots:
@@ -15,7 +15,7 @@
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 31 debug=21
+t_plan 35 debug=23
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 

@@ -19,12 +19,11 @@
 # output-io-mode=dmabuf-import ! multifilesink location=/host/...) at
 # every PLAIN size, YUY2 and NV12, with the board's defaults, and two
 # v4l2-ctl --stream-mmap --stream-to=/host/... captures.  And the camera
-# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0054;
-# 0054 for GStreamer to negotiate the camera's colorimetry), with the
-# board's defaults: v4l2src ! s5p-jpeg's encoder (the element
-# gst-inspect-1.0 finds on its node) ! JPEG files at each S5P_ENC_SIZES
-# size, but for the last frames (the driver has no drain: GStreamer stops
-# it at the end of stream with frames in flight); s5p-jpeg's decoder does
+# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0055;
+# 0054 for GStreamer to negotiate the camera's colorimetry, 0055 for its
+# drain at the end of stream), with the board's defaults: v4l2src !
+# s5p-jpeg's encoder (the element gst-inspect-1.0 finds on its node) !
+# JPEG files at each S5P_ENC_SIZES size, every frame; s5p-jpeg's decoder does
 # not run under GStreamer (it takes one buffer a queue, docs/codec.md).
 # Every file
 # is checked on the host (tests/lib/gst_check.py): count, layout, exact
