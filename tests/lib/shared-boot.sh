@@ -81,8 +81,8 @@ split() {
 awk '{ sub(/\r$/, "") } /^\[ *[0-9.]+\] S5P-PART-(BEGIN|END) / {
 	t = substr($0, 2, index($0, "]") - 2) + 0
 	if ($0 ~ /BEGIN/) { b = t; name = $NF } else printf "# part %s: %.0f s\n", name, t - b }' "$log"
-split out "$T_TMP/out" "$@"
-split log "$log" "$@"
+split out "$T_TMP/out"
+split log "$log"
 # the boot's start, up to the first part (the kernel's own lines, such as
 # CMA's "cma: " lines of its first second), for the suites that check it:
 # OUTDIR/boot.BOARD.log (t_part's T_PART_START)
