@@ -25,7 +25,10 @@
 # the first of its kind (v4l2jpegenc is the codec's): s5p-jpeg's
 # elements are the video4linux2 features whose device is its node, found
 # with gst-inspect-1.0 and written to OUTDIR/s5p-elements.txt
-# ("enc|dec ELEMENT NODE").
+# ("enc|dec ELEMENT NODE").  And for each S5P_ENC_SIZES size, s5p-rt: the
+# round trip through the block, v4l2src ! YUY2 ! s5p-jpeg's encoder !
+# s5p-jpeg's decoder ! YUY2 frames, checked as cam-dec's (the decoder
+# keeps a header a buffer, kernel patch 0057: GStreamer queues several).
 # Those pipelines write to /tmp, and the files are copied to OUTDIR.
 # Then, straight to OUTDIR (the host folder, 9p; before kernel patch 0028
 # a write from a V4L2 buffer's mapping failed there with EFAULT):
@@ -140,13 +143,18 @@ s5p_elem() {
 if [ -n "${S5P_ENC_SIZES:-}" ]; then
 	V4L2_FEATURES=$(gst-inspect-1.0 video4linux2 | sed -n 's/^ *\(v4l2[a-z0-9]*\):.*/\1/p' | tr '\n' ' ')
 	S5P_ENC=$(s5p_elem "$(node s5p-jpeg-enc)" jpegenc)
+	S5P_DEC=$(s5p_elem "$(node s5p-jpeg-dec)" jpegdec)
 	echo "enc ${S5P_ENC:-none} $(node s5p-jpeg-enc)" >"$out/s5p-elements.txt"
-	echo "dec $(s5p_elem "$(node s5p-jpeg-dec)" jpegdec || :) $(node s5p-jpeg-dec)" >>"$out/s5p-elements.txt"
+	echo "dec ${S5P_DEC:-} $(node s5p-jpeg-dec)" >>"$out/s5p-elements.txt"
 	for size in $S5P_ENC_SIZES; do
 		w=${size%x*} h=${size#*x}
 		run "s5p-enc-YUY2-$size" s5p-enc YUY2 "$w" "$h" \
 			v4l2src device="$CAM" num-buffers="$frames" ! "video/x-raw,format=YUY2,width=$w,height=$h" ! \
 			"${S5P_ENC:-none}" ! multifilesink location="$tmp/f-%03d.jpg"
+		run "s5p-rt-YUY2-$size" s5p-rt YUY2 "$w" "$h" \
+			v4l2src device="$CAM" num-buffers="$frames" ! "video/x-raw,format=YUY2,width=$w,height=$h" ! \
+			"${S5P_ENC:-none}" ! "${S5P_DEC:-none}" ! video/x-raw,format=YUY2 ! \
+			multifilesink location="$tmp/f-%03d.raw"
 	done
 fi
 

@@ -138,12 +138,29 @@ rt() {
 		not_ok "jpeg: $what: $nb buffers, $bad outside region jpeg"
 		grep "owner=$JPEG_DEV" /tmp/chunks | sed 's/^/#   /'
 	fi
+	cp /tmp/rt.mjpeg "/tmp/rt-${w}x$h.mjpeg"
 	rm -f /tmp/raw /tmp/rt.mjpeg /tmp/rt.yuv
 }
 
 rt 640 480 3
 if [ "$scenario" = main ]; then
 	rt 320 240 2 0 420 4
+	# ---- the decoder fed a whole stream at once, its size changing ----
+	# (kernel patch 0057: a header a buffer; the change stops the decoder
+	# at its buffer with a source change event, dev-decoder.rst)
+	jpeg-dec-seq "$DEC" /tmp/rt-320x240.mjpeg /tmp/rt-640x480.mjpeg /tmp/rt-320x240.mjpeg \
+		>/tmp/seq.log 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/seq.log
+	got=$(sed -n 's/^frame [0-9]*: \([0-9x]*\), \([0-9]*\) bytes$/\1:\2/p' /tmp/seq.log | tr '\n' ' ')
+	small=320x240:153600 big=640x480:614400
+	want="$small $small $big $big $big $small $small "
+	if [ $rc = 0 ] && [ "$got" = "$want" ] && grep -q '^source-changes: 2$' /tmp/seq.log; then
+		ok "jpeg: 7 frames (2 at 320x240, 3 at 640x480, 2 at 320x240) queued to the decoder at once: each decoded at its own size, a source change event at each change of size"
+	else
+		not_ok "jpeg: a stream of 7 frames whose size changes, queued at once (status $rc): got '$got'"
+	fi
+	rm -f /tmp/rt-*.mjpeg
 	# ---- a stream that is not JPEG: the decoder refuses it ----
 	grab YUYV 320 240 1 /tmp/raw
 	head -c 20000 /dev/urandom >/tmp/junk

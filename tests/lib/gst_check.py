@@ -26,7 +26,8 @@ pipeline, v4l2-ctl) gave status 0 and every file is right:
   test-jpeg   FRAMES videotestsrc frames and their FRAMES JPEG files: each
               JPEG decodes to WxH with luma PSNR >= DB against its frame;
   cam-dec     FRAMES raw YUY2 frames jpegdec decoded in the guest: luma
-              PSNR >= DB against the pattern frame their band says.
+              PSNR >= DB against the pattern frame their band says;
+  s5p-rt      the camera through s5p-jpeg's encoder and decoder: as cam-dec.
 Exit status 1 when a case fails.
 """
 import math
@@ -163,7 +164,7 @@ def check_case(d, kind, fourcc, w, h, frames, need):
             low = p if low is None else min(low, p)
         notes.append("luma PSNR >= %.1f dB against videotestsrc's frames" % low)
         return notes
-    elif kind == "cam-dec":
+    elif kind in ("cam-dec", "s5p-rt"):
         names = files(d, ".raw")
         if len(names) != frames:
             raise ValueError("%d raw files, not %d" % (len(names), frames))

@@ -2,20 +2,21 @@
 # s5p-flavours: default debug
 # s5p-debug-scenarios: goni:main
 # The SoC's JPEG block (qemu-patches/: hw/misc/s5pv210_jpeg.c) under
-# mainline's s5p-jpeg driver (with kernel patches 0044-0056), its buffers placed by a cma_map=
+# mainline's s5p-jpeg driver (with kernel patches 0044-0057), its buffers placed by a cma_map=
 # rule: each board boots with its default cma= plus a region "jpeg" and its
 # default cma_map= plus "fb600000.jpeg-codec=jpeg".  tests/guest/jpeg.sh
 # runs in two boots:
 #   goni: the driver probed, v4l2-compliance -s on the decoder and the
 #       encoder (the failures left, listed), round trips camera -> s5p-jpeg encode -> s5p-jpeg decode
 #       (PSNR against the camera's frames, in the guest), every buffer in
-#       region jpeg, a bad stream;
+#       region jpeg, a stream whose size changes queued at once
+#       (tools/jpeg/jpeg-dec-seq), a bad stream;
 #   aquila: the driver probed, a round trip, placement.
 # Every encoded stream comes back base64 over the output UART; here each
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 35 debug=23
+t_plan 36 debug=24
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 

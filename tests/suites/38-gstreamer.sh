@@ -19,12 +19,14 @@
 # output-io-mode=dmabuf-import ! multifilesink location=/host/...) at
 # every PLAIN size, YUY2 and NV12, with the board's defaults, and two
 # v4l2-ctl --stream-mmap --stream-to=/host/... captures.  And the camera
-# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0055;
+# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0057;
 # 0054 for GStreamer to negotiate the camera's colorimetry, 0055 for its
-# drain at the end of stream), with the board's defaults: v4l2src !
+# drain at the end of stream, 0057 for the decoder to take more than one
+# buffer a queue), with the board's defaults: v4l2src !
 # s5p-jpeg's encoder (the element gst-inspect-1.0 finds on its node) !
-# JPEG files at each S5P_ENC_SIZES size, every frame; s5p-jpeg's decoder does
-# not run under GStreamer (it takes one buffer a queue, docs/codec.md).
+# JPEG files at each S5P_ENC_SIZES size, every frame, and the round trip
+# v4l2src ! s5p-jpeg's encoder ! its decoder ! YUY2 frames, every frame
+# decoded to luma PSNR >= 30 dB against the camera's pattern.
 # Every file
 # is checked on the host (tests/lib/gst_check.py): count, layout, exact
 # pixels (raw), djpeg decode and luma PSNR >= 30 dB against the camera's
@@ -42,9 +44,9 @@ PLAIN_FRAMES=8
 S5P_ENC_SIZES="640x480"
 # cases a board: per size 4 (raw, jpeg, dmabuf, videotestsrc) x 2 formats,
 # + cam-dec once; per PLAIN size 2 formats; + 2 v4l2-ctl streams to /host;
-# one s5p-enc an S5P_ENC_SIZES size
+# one s5p-enc and one s5p-rt an S5P_ENC_SIZES size
 nsizes=$(wc -w <<<"$SIZES")
-CASES=$((nsizes * 8 + 1 + 2 * $(wc -w <<<"$PLAIN") + 2 + $(wc -w <<<"$S5P_ENC_SIZES")))
+CASES=$((nsizes * 8 + 1 + 2 * $(wc -w <<<"$PLAIN") + 2 + 2 * $(wc -w <<<"$S5P_ENC_SIZES")))
 t_plan $((2 * (CASES + 5) + 1))
 
 check=$S5P_TOP/tests/lib/gst_check.py
