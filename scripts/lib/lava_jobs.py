@@ -141,7 +141,7 @@ n=0
 while IFS= read -r f; do
 	f=${f#./}
 	printf 'S5P-LAVA-%%s %%s %%s\n' FILE "$(($(wc -c <"$f")))" "$f"
-	gzip -c "$f" | base64
+	gzip -c <"$f" | base64
 	printf 'S5P-LAVA-%%s %%s\n' FILE-END "$f"
 	n=$((n + 1))
 done </tmp/s5p-host.list
