@@ -439,7 +439,10 @@ def host_files(log, outdir):
             name = None
             continue
         if name is not None:
-            b64.append(line.strip())
+            # (base64's lines; a kernel message the console printed among
+            # them is not one of them)
+            if re.fullmatch(r"[A-Za-z0-9+/=]+", line.strip()):
+                b64.append(line.strip())
             continue
         m = re.fullmatch(r"S5P-LAVA-FILES (\d+)", line)
         if m:
