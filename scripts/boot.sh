@@ -151,8 +151,8 @@ kargs_shell="$kargs $append"
 # "share", "module", comma-separated, or "-"; DTB a copy of --dtb's device
 # tree, SHARE a tar archive of what --share's directory holds before the
 # boot (what the guest finds in /host: members "./NAME", owned by root,
-# time 0), each in FILE.files/N/ (N the record's line) and named after the
-# original (BASENAME.dtb, BASENAME.tar), or "-") and exit 0.
+# time 0), each in a folder of its own under FILE.files/ and named after
+# the original (BASENAME.dtb, BASENAME.tar), or "-") and exit 0.
 # scripts/lava-jobs.sh runs the guest suites this way to write their LAVA
 # jobs from the suites' own boots (the suite removes its own files when it
 # ends: the copies keep them).
@@ -164,8 +164,7 @@ if [ -n "${S5P_BOOT_RECORD:-}" ]; then
 	[ ${#modules[@]} = 0 ] || extras+=,module
 	extras=${extras#,}
 	if [ -n "$dtb" ] || { [ -n "$share" ] && [ -z "$demo" ]; }; then
-		rdir=$S5P_BOOT_RECORD.files/$(($(wc -l <"$S5P_BOOT_RECORD" 2>/dev/null || echo 0) + 1))
-		mkdir -p "$rdir" || exit 1
+		mkdir -p "$S5P_BOOT_RECORD.files" && rdir=$(mktemp -d "$S5P_BOOT_RECORD.files/XXXXXX") || exit 1
 		if [ -n "$dtb" ]; then
 			rdtb=$rdir/$(basename "$dtb" .dtb).dtb
 			cp "$dtb" "$rdtb" || exit 1
