@@ -144,23 +144,40 @@ kargs_shell="$kargs $append"
 
 # S5P_BOOT_RECORD=FILE: build and boot nothing; append what this boot would
 # be to FILE, one line of shell words (printf %q):
-#   boot BOARD FLAVOUR TIMEOUT KERNEL-ARGS COMMAND EXTRAS
+#   boot BOARD FLAVOUR TIMEOUT KERNEL-ARGS COMMAND EXTRAS DTB SHARE
 # (KERNEL-ARGS exactly as the boot would pass them: with --cmd, s5p.out=
 # included; TIMEOUT after the flavour's scale; EXTRAS what the boot needs
 # besides the board's kernel, device tree and initramfs: "demo", "dtb",
-# "share", "module", comma-separated, or "-") and exit 0.
+# "share", "module", comma-separated, or "-"; DTB a copy of --dtb's device
+# tree, SHARE a tar archive of what --share's directory holds before the
+# boot (what the guest finds in /host: members "./NAME", owned by root,
+# time 0), each in a folder of its own under FILE.files/ and named after
+# the original (BASENAME.dtb, BASENAME.tar), or "-") and exit 0.
 # scripts/lava-jobs.sh runs the guest suites this way to write their LAVA
-# jobs from the suites' own boots.
+# jobs from the suites' own boots (the suite removes its own files when it
+# ends: the copies keep them).
 if [ -n "${S5P_BOOT_RECORD:-}" ]; then
-	extras=
+	extras='' rdtb=- rshare=-
 	[ -z "$demo" ] || extras+=,demo
 	[ -z "$dtb" ] || extras+=,dtb
 	[ -z "$share" ] || [ -n "$demo" ] || extras+=,share
 	[ ${#modules[@]} = 0 ] || extras+=,module
 	extras=${extras#,}
+	if [ -n "$dtb" ] || { [ -n "$share" ] && [ -z "$demo" ]; }; then
+		mkdir -p "$S5P_BOOT_RECORD.files" && rdir=$(mktemp -d "$S5P_BOOT_RECORD.files/XXXXXX") || exit 1
+		if [ -n "$dtb" ]; then
+			rdtb=$rdir/$(basename "$dtb" .dtb).dtb
+			cp "$dtb" "$rdtb" || exit 1
+		fi
+		if [ -n "$share" ] && [ -z "$demo" ]; then
+			rshare=$rdir/$(basename "$share").tar
+			tar -C "$share" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+				-cf "$rshare" . || exit 1
+		fi
+	fi
 	if [ $have_cmd = 1 ]; then a=$kargs_cmd; else a=$kargs_shell; fi
-	printf 'boot %q %q %q %q %q %q\n' "$board" "$flavour" "$timeout" "$a" "${cmd:--}" "${extras:--}" \
-		>>"$S5P_BOOT_RECORD" || exit 1
+	printf 'boot %q %q %q %q %q %q %q %q\n' "$board" "$flavour" "$timeout" "$a" "${cmd:--}" "${extras:--}" \
+		"$rdtb" "$rshare" >>"$S5P_BOOT_RECORD" || exit 1
 	exit 0
 fi
 

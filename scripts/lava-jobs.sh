@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Write the guest suites' boots as LAVA job definitions (docs/lab.md).
 #
-# usage: scripts/lava-jobs.sh [--out DIR] [--images URL] [SUITE...]
+# usage: scripts/lava-jobs.sh [--out DIR] [--images URL] [--files URL] [SUITE...]
 #
 #   --out DIR     where the jobs go (default: $S5P_CACHE/lava/jobs); one
 #                 SUITE-BOARD-SCENARIO.yaml a boot (SUITE@FLAVOUR-... on a
-#                 kernel flavour other than the default), and jobs.tsv (each
+#                 kernel flavour other than the default), jobs.tsv (each
 #                 job, its suite and board, and the kernel arguments the
-#                 suite boots with)
+#                 suite boots with), and in DIR/files/ what a job needs
+#                 besides the pipeline's images: the device tree of a boot
+#                 with --dtb (JOB.dtb), the files a boot with --share gives
+#                 the guest in /host (JOB-host.tar)
 #   --images URL  where a lab finds what the pipeline built, a folder a kernel
 #                 flavour: URL/FLAVOUR/BOARD/zImage, URL/FLAVOUR/BOARD/
 #                 BOARD.dtb and URL/FLAVOUR/initramfs.cpio.gz (default:
 #                 file://$S5P_CACHE/lava/images, what scripts/lava-run.sh
 #                 stages there); http(s):// for a LAVA server
+#   --files URL   where a lab finds DIR/files/ (default: file://DIR/files,
+#                 DIR made absolute); upload it beside the images
 #   SUITE...      the suites whose boots become jobs (names or words of
 #                 names, as for tests/run.sh); default: every suite that
 #                 boots a guest, but those whose header says why not
@@ -24,8 +29,14 @@
 # a kernel flavour it runs on (its "# s5p-flavours:" header), so that
 # scripts/boot.sh records every boot it would make (board, flavour,
 # timeout, kernel command line, command) and boots nothing; a job is
-# written for each boot that needs only the flavour's kernel, the board's
-# device tree and the flavour's initramfs (not --dtb, --share or --module).
+# written for each boot that needs only the flavour's kernel, a device
+# tree and the flavour's initramfs: the board's device tree, or for a boot
+# with --dtb its own (boot.sh keeps a copy in the record; staged in
+# DIR/files/); a boot with --share gets what the suite put in the folder
+# as a tar archive (DIR/files/) that LAVA adds to the initramfs at /host
+# (a deploy overlay), and after the command the job prints, gzip and
+# base64 between markers, each file the guest wrote there (lava_jobs.py
+# host-files reads them back out of the job's log).  Not --module.
 # The job boots the kernel command line the suite boots with, less
 # s5p.out= (boot.sh's UART for a --cmd run's output: a LAVA job runs the
 # command from the console's shell), waits for /init's shell prompt and
@@ -39,12 +50,13 @@
 . "$(dirname "$0")/lib/common.sh"
 
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; }
-out=$S5P_CACHE/lava/jobs images=file://$S5P_CACHE/lava/images
+out=$S5P_CACHE/lava/jobs images=file://$S5P_CACHE/lava/images files=
 pats=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) [ $# -ge 2 ] || { usage >&2; exit 2; }; out=$2; shift 2 ;;
 	--images) [ $# -ge 2 ] || { usage >&2; exit 2; }; images=${2%/}; shift 2 ;;
+	--files) [ $# -ge 2 ] || { usage >&2; exit 2; }; files=${2%/}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	-*) printf 'error: unknown option %s (try --help)\n' "$1" >&2; exit 2 ;;
 	*) pats+=("$1"); shift ;;
@@ -102,7 +114,8 @@ for s in "${suites[@]}"; do
 		! grep -q '^# s5p-lava: scripts ' "$s" || own=0
 		# boot.sh writes shell words (printf %q, $'...' for a command of
 		# several lines): each record becomes one line of tab-separated
-		# base64 fields, SUITE first, for lava_jobs.py
+		# base64 fields, SUITE first, for lava_jobs.py (its device tree and
+		# share archive stay in $rec.files/ until the jobs are written)
 		while IFS= read -r line; do
 			eval "w=($line)" || s5p_die "cannot read the boot record: $line"
 			for x in "$n" "${w[@]}" "$own"; do printf '%s\t' "$(printf '%s' "$x" | base64 -w0)"; done
@@ -113,7 +126,9 @@ done
 
 mkdir -p "$out" || s5p_die "cannot create $out"
 rm -f "$out"/*.yaml
-/usr/bin/python3 "$S5P_TOP/scripts/lib/lava_jobs.py" write "$tmp/records" "$out" "$images" "$S5P_TOP" \
+rm -rf "$out/files"
+[ -n "$files" ] || files=file://$(realpath "$out")/files
+/usr/bin/python3 "$S5P_TOP/scripts/lib/lava_jobs.py" write "$tmp/records" "$out" "$images" "$S5P_TOP" "$files" \
 	>"$out/jobs.tsv" || s5p_die "cannot write the jobs"
-printf 'wrote %s LAVA jobs in %s (from %s suites; images at %s)\n' \
-	"$(wc -l <"$out/jobs.tsv")" "$out" "${#suites[@]}" "$images"
+printf 'wrote %s LAVA jobs in %s (from %s suites; images at %s, their own files at %s)\n' \
+	"$(wc -l <"$out/jobs.tsv")" "$out" "${#suites[@]}" "$images" "$files"

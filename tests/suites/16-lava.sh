@@ -5,16 +5,19 @@
 # the job schema of Debian's lava-common (lava_common.schemas.validate,
 # strict), and a job made invalid by hand does not; each job boots the kernel
 # command line its suite boots with (less s5p.out=, the --cmd output UART);
-# its timeouts are the suite's; and the monitor the jobs read results with
-# reads tests/guest/lib.sh's KTAP the way t_relay does.  Host only, a few
-# seconds (each guest suite runs about a second to record its boots).
+# its timeouts are the suite's; a boot with a device tree of its own deploys
+# that one, staged with the jobs; a boot with a host folder gets its files
+# at /host and reports the guest's; and the monitor the jobs read results
+# with reads tests/guest/lib.sh's KTAP the way t_relay does.  Host only, a
+# few seconds (each guest suite runs about a second to record its boots).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 12
+t_plan 15
 
 jobs=$T_TMP/jobs
 py=$S5P_TOP/scripts/lib/lava_jobs.py
 t_check "scripts/lava-jobs.sh writes the jobs" \
-	"$S5P_TOP/scripts/lava-jobs.sh" --out "$jobs" --images https://lab.example.org/s5pv210-cma
+	"$S5P_TOP/scripts/lava-jobs.sh" --out "$jobs" --images https://lab.example.org/s5pv210-cma \
+	--files https://lab.example.org/s5pv210-cma/jobs-files
 
 # Every suite that boots a guest (tests/run.sh's test) has jobs, on each
 # kernel flavour it runs on, unless its header says why a lab cannot take
@@ -106,6 +109,101 @@ while IFS=$'\t' read -r f suite board args; do
 	fi
 done <"$jobs/jobs.tsv"
 t_check "each job's kernel arguments equal its suite's ($n jobs, $diff differ)" [ "$diff" = 0 -a "$n" = "$njobs" ]
+
+# A boot with a device tree of its own (40-cma-guest's /memreserve/ and
+# bad-node boots, boot.sh --dtb) deploys that device tree, staged in
+# OUT/files/ and fetched from --files's URL with its sha256, not the
+# board's; it holds what the suite put in it; the rest is as for any job
+# (the kernel arguments: checked above, from the same jobs.tsv).
+own_dtb() {
+	/usr/bin/python3 -c '
+import hashlib, os, subprocess, sys, yaml
+jobs, tsv = sys.argv[1], open(sys.argv[1] + "/jobs.tsv").read()
+for ident, want in (("40-cma-guest-goni-dtres", "/memreserve/\t0x0000000057f00000 0x0000000000100000;"),
+                    ("40-cma-guest-goni-dterr", "nomap@44000000 {")):
+    f = os.path.join(jobs, ident + ".yaml")
+    j = yaml.safe_load(open(f))
+    img = [a["deploy"]["images"] for a in j["actions"] if "deploy" in a][0]
+    staged = os.path.join(jobs, "files", ident + ".dtb")
+    assert img["dtb"]["url"] == "https://lab.example.org/s5pv210-cma/jobs-files/%s.dtb" % ident, img["dtb"]
+    assert img["dtb"]["image_arg"] == "-dtb {dtb}", img["dtb"]
+    assert img["kernel"]["url"] == "https://lab.example.org/s5pv210-cma/default/goni/zImage", img["kernel"]
+    data = open(staged, "rb").read()
+    assert img["dtb"]["sha256sum"] == hashlib.sha256(data).hexdigest(), "the sha256 is not the staged file'"'"'s"
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", staged], capture_output=True, text=True, check=True).stdout
+    assert want in dts, "%s: the staged device tree lacks %r" % (ident, want)
+    assert "\n" + f + "\t40-cma-guest\tgoni\t" in "\n" + tsv, "%s is not in jobs.tsv" % f
+    print("# %s: %s (%d bytes), holds %r" % (ident, img["dtb"]["url"], len(data), want))
+' "$jobs"
+}
+t_check "a boot with a device tree of its own (40: dtres, dterr) deploys it, staged with the jobs and referenced with its sha256" own_dtb
+
+# A boot with a host folder (40-cma-guest's replay of cma-plan's proposal,
+# boot.sh --share): the files the suite put in it (bench/traces/media.trace)
+# are staged as a tar archive that LAVA adds to the initramfs at /host (a
+# cpio.newc overlay, lava_dispatcher's AppendOverlays), dated 1970 (older
+# than the stamp the job makes before the command); the job then runs its
+# report of the guest's files.
+host_job() {
+	/usr/bin/python3 -c '
+import base64, gzip, hashlib, io, os, sys, tarfile, yaml
+jobs, trace = sys.argv[1], open(sys.argv[2], "rb").read()
+ident = "40-cma-guest-goni-plan"
+j = yaml.safe_load(open(os.path.join(jobs, ident + ".yaml")))
+rd = [a["deploy"]["images"] for a in j["actions"] if "deploy" in a][0]["ramdisk"]
+assert rd["url"] == "https://lab.example.org/s5pv210-cma/default/initramfs.cpio.gz", rd
+assert rd["format"] == "cpio.newc" and rd["compression"] == "gz", rd
+ov = rd["overlays"]["host"]
+assert ov["format"] == "tar" and ov["path"] == "/host", ov
+assert ov["url"] == "https://lab.example.org/s5pv210-cma/jobs-files/%s-host.tar" % ident, ov
+staged = open(os.path.join(jobs, "files", ident + "-host.tar"), "rb").read()
+assert ov["sha256sum"] == hashlib.sha256(staged).hexdigest()
+t = tarfile.open(fileobj=io.BytesIO(staged))
+files = {m.name: m for m in t.getmembers() if m.isfile()}
+assert list(files) == ["./media.trace"], list(files)
+assert t.extractfile("./media.trace").read() == trace, "media.trace is not the suite'"'"'s"
+assert all(m.mtime == 0 and m.uid == 0 for m in t.getmembers()), "not dated 0, owned by root"
+steps = [c for a in j["actions"] if "test" in a and "interactive" in a["test"]
+         for i in a["test"]["interactive"] for c in i["script"]]
+names = [c["name"] for c in steps]
+assert names.index("host-stamp") < names.index("plan") < names.index("status") < names.index("host-files"), names
+b64 = "".join(c["command"].split()[1] for c in steps if c["name"].startswith("load-") and c["command"].startswith("echo "))
+assert "cma-test -q -p /host/media.trace" in gzip.decompress(base64.b64decode(b64)).decode(), "not the suite'"'"'s command"
+print("# %s: /host from %s (media.trace, %d bytes); steps %s" % (ident, ov["url"], len(trace), " ".join(n for n in names if not n.startswith(("load-", "host-load-")))))
+' "$jobs" "$S5P_TOP/bench/traces/media.trace"
+}
+t_check "a boot with a host folder (40: plan) gets the suite's files at /host (staged tar, an overlay of the initramfs), the stamp before its command, the report after" host_job
+
+# The report (the job's own lines, decoded as the guest decodes them, run by
+# dash in a /host made here) prints exactly the files the guest wrote after
+# the stamp, and "lava_jobs.py host-files" reads them back out of the
+# console's lines (as the dispatcher logs them: \r\r\n) intact.
+host_report() {
+	local h=$T_TMP/report
+	mkdir -p "$h/host/sub" "$h/tmp" "$h/back" &&
+		/usr/bin/python3 -c '
+import base64, gzip, re, sys, yaml
+j = yaml.safe_load(open(sys.argv[1]))
+cmds = [c["command"] for a in j["actions"] if "test" in a and "interactive" in a["test"]
+        for i in a["test"]["interactive"] for c in i["script"] if (c.get("name") or "").startswith("host-load-")]
+b64 = "".join(c.split()[1] for c in cmds if c.startswith("echo "))
+sh = gzip.decompress(base64.b64decode(b64)).decode()
+root = sys.argv[3]
+open(sys.argv[2], "w").write(re.sub(r"(?<![\w/.-])(/host|/tmp/)", lambda m: root + m.group(1), sh))
+' "$jobs/40-cma-guest-goni-plan.yaml" "$h/r.sh" "$h" || return 1
+	# (the staged file, dated 0; the stamp; then what the guest writes)
+	cp "$S5P_TOP/bench/traces/media.trace" "$h/host/" && touch -d @0 "$h/host/media.trace" "$h/host" &&
+		touch "$h/tmp/s5p-host.stamp" && sleep 0.05 &&
+		cp "$S5P_TOP/bench/traces/random.trace" "$h/host/media.events" &&
+		printf 'x y\n' >"$h/host/sub/a b" || return 1
+	(dash "$h/r.sh") | sed 's/$/\r\r/' >"$h/console" || return 1
+	/usr/bin/python3 "$py" host-files "$h/console" "$h/back" >"$h/back.out"
+	sed 's/^/#   /' "$h/back.out"
+	grep -q '^# 2 files .* (the guest reported 2)$' "$h/back.out" &&
+		cmp "$h/host/media.events" "$h/back/media.events" && cmp "$h/host/sub/a b" "$h/back/sub/a b" &&
+		[ ! -e "$h/back/media.trace" ]
+}
+t_check "the report prints the files the guest wrote to /host (not the staged ones), and lava_jobs.py host-files reads them back intact" host_report
 
 # The monitor's timeout is the suite's (boot.sh --timeout, in minutes)
 # (and the images of its flavour)
