@@ -72,6 +72,18 @@ boot() {
 		s5p_die "the $name boot failed (console log: $out/$name.log): $(tail -n 5 <<<"$BOOT_OUT")"
 }
 
+# boot_try NAME ARGS...: boot(), but a failed boot (the guest's command
+# failed: a load OOM-killed, say) returns 1 with BOOT_OUT kept, the
+# reason printed.
+boot_try() {
+	local name=$1
+	shift
+	BOOT_OUT=$("$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$out/$name.log" "$@" 2>&1) && return 0
+	s5p_info "the $name boot failed (console log: $out/$name.log): $(tail -n 3 <<<"$BOOT_OUT" | tr '\n' ' ')"
+	grep -h 'Out of memory: Killed process' "$out/$name.log" | sed 's/^/    /'
+	return 1
+}
+
 run_memory() {
 	local row
 	declare -A total avail cmat fill
@@ -153,17 +165,25 @@ run_pressure() {
 				page-alloc) args=(--append "cma= cma_map=") ;;
 				esac
 				echo "== pressure: $name, $row, repetition $rep of $reps (hog: $hog MiB)"
-				boot "pressure-$name-$row-$rep" "${args[@]}" --cmd "$(
+				# A row whose boot fails (6.1's kernel OOM-kills the
+				# hog) keeps the lines it printed, marked "bootfailed",
+				# and the run goes on with the next row.
+				local mark=
+				boot_try "pressure-$name-$row-$rep" "${args[@]}" --cmd "$(
 					echo "cat >/tmp/$name.trace <<'S5P_TRACE_END'"
 					cat "$t"
 					echo "S5P_TRACE_END"
 					echo "sh /usr/lib/s5p/movable-pressure.sh /tmp/$name.trace dma $hog"
-				)"
-				line=$(grep '^PRESSURE ' <<<"$BOOT_OUT") ||
-					s5p_die "the $name $row boot printed no PRESSURE line (console log: $out/pressure-$name-$row-$rep.log)"
-				[ "$(wc -l <<<"$line")" = 2 ] ||
+				)" || mark=" bootfailed 1"
+				line=$(grep '^PRESSURE [a-z]* allocs ' <<<"$BOOT_OUT") || {
+					[ "$row" != "${krows[0]}" ] || [ "$hog" != auto ] ||
+						s5p_die "the $name $row boot printed no PRESSURE line and sets the hog (console log: $out/pressure-$name-$row-$rep.log)"
+					s5p_info "the $name $row boot printed no PRESSURE line: no row (console log: $out/pressure-$name-$row-$rep.log)"
+					continue
+				}
+				[ "$(wc -l <<<"$line")" = 2 ] || [ -n "$mark" ] ||
 					s5p_die "the $name $row boot printed $(wc -l <<<"$line") PRESSURE lines, not 2 (console log: $out/pressure-$name-$row-$rep.log)"
-				sed "s/^PRESSURE \(.*\)\$/PRESSURE $name $row \1 rep $rep/" <<<"$line" | tee -a "$results"
+				sed "s/^PRESSURE \(.*\)\$/PRESSURE $name $row \1 rep $rep$mark/" <<<"$line" | tee -a "$results"
 				# Every row holds what the first boot's kernel could (the
 				# first row's figure, for every repetition; with the
 				# default rows, what static regions leave less 24 MiB).
@@ -192,12 +212,16 @@ pressure_table() {
 	}
 	function cell(k, f, scale, fmt,   m) {
 		m = med(k, f)
+		if (m !~ /^[0-9.]+$/)
+			return m
 		if (lo == hi)
 			return sprintf(fmt, m / scale)
 		return sprintf(fmt " (" fmt "-" fmt ")", m / scale, lo / scale, hi / scale)
 	}
 	$1 == "PRESSURE" {
-		k = $2 SUBSEP $3 SUBSEP $4
+		kern = $3
+		for (i = 5; i < NF; i++) if ($i == "bootfailed") kern = kern " (boot failed)"
+		k = $2 SUBSEP kern SUBSEP $4
 		if (!(k in runs)) order[++nk] = k
 		runs[k]++
 		for (i = 5; i < NF; i++) v[$i] = $(i + 1)
