@@ -2120,6 +2120,18 @@ static void place_unfence(void)
 	}
 }
 
+/* A placement case's end: fences gone, every page lent back, no error. */
+static void place_end(void)
+{
+	place_unfence();
+	place_clear();
+	CHECK(LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
 /* Free blocks: windows 0, 3, 5, 7, 9 alone, and 11-14 (ends 11 and 14). */
 #define PLACE_HOLES	(1u << 0 | 1u << 3 | 1u << 5 | 1u << 7 | 1u << 9 | \
 			 0xfu << 11)
@@ -2178,12 +2190,7 @@ static void boot_movable_place_cheapest(void)
 	CHECKF(shim_page_reads - reads <= 32 * 16 + 2 * 16, "%ld pages read",
 	       shim_page_reads - reads);
 	CHECK(!IS_ERR_VALUE(x) && cma_put(x) == 1);
-	place_clear();
-	CHECK(LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
-	CHECK(shim_contig_errors == 0);
-	if (case_failed)
-		dump_log();
-	end();
+	place_end();
 }
 
 /*
@@ -2208,13 +2215,7 @@ static void boot_movable_place_whole(void)
 	CHECKF(y == 0x40000000, "%#lx", y);
 	CHECK(!IS_ERR_VALUE(x) && cma_put(x) == 1);
 	CHECK(!IS_ERR_VALUE(y) && cma_put(y) == 1);
-	place_unfence();
-	place_clear();
-	CHECK(LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
-	CHECK(shim_contig_errors == 0);
-	if (case_failed)
-		dump_log();
-	end();
+	place_end();
 }
 
 static void boot_movable_place_pinned(void)
@@ -2253,11 +2254,7 @@ static void boot_movable_place_pinned(void)
 		shim_pin(PFN(0x40000000) + y, 0);
 	shim_unmovable(PFN(0x40300000) + 64, 0);
 	shim_unmovable(PFN(0x40700000) + 20, 0);
-	place_unfence();
-	CHECK(shim_contig_errors == 0);
-	if (case_failed)
-		dump_log();
-	end();
+	place_end();
 }
 
 /* A page of windows 0 and 3 is pinned once the first claim has begun. */
@@ -2293,13 +2290,7 @@ static void boot_movable_place_busy(void)
 	CHECK(cma_put(x) == 1);
 	shim_pin(PFN(0x40000000) + 250, 0);
 	shim_pin(PFN(0x40300000) + 250, 0);
-	place_unfence();
-	place_clear();
-	CHECK(LENT(0x40000000, 16 * MiB) == PFN(16 * MiB));
-	CHECK(shim_contig_errors == 0);
-	if (case_failed)
-		dump_log();
-	end();
+	place_end();
 }
 
 /* "blind" turns placement off; static regions never read a page. */
