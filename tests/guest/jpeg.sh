@@ -64,10 +64,9 @@ case " $dfmts " in *" NV12 "*) ok "jpeg: the decoder writes NV12 (ENUM_FMT CAPTU
 # ---- v4l2-compliance ----
 # Mainline 6.1's s5p-jpeg failed seven of v4l2-compliance's tests on the
 # decoder in its own ioctl code, and its encoder's REQBUFS at the 0x0
-# format it started with made videobuf2 WARN.  Kernel patches 0044-0057
-# fix what they can (docs/codec.md, "v4l2-compliance"); what is left is
-# expected, one by one: any other failure, or one of them passing,
-# fails the check.
+# format it started with made videobuf2 WARN.  Kernel patches 0044-0058
+# fix them all (docs/codec.md, "v4l2-compliance"): the lists of failures
+# expected are empty, and any failure fails the check.
 JPEG_DEC_FAILS=""
 JPEG_ENC_FAILS=""
 # jcompliance NODE WHAT EXPECTED: v4l2-compliance -s on NODE; its failing

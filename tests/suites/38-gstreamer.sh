@@ -19,7 +19,7 @@
 # output-io-mode=dmabuf-import ! multifilesink location=/host/...) at
 # every PLAIN size, YUY2 and NV12, with the board's defaults, and two
 # v4l2-ctl --stream-mmap --stream-to=/host/... captures.  And the camera
-# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0057;
+# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0058;
 # 0054 for GStreamer to negotiate the camera's colorimetry, 0055 for its
 # drain at the end of stream, 0057 for the decoder to take more than one
 # buffer a queue), with the board's defaults: v4l2src !
