@@ -7,7 +7,7 @@
 # default cma_map= plus "fb600000.jpeg-codec=jpeg".  tests/guest/jpeg.sh
 # runs in two boots:
 #   goni: the driver probed, v4l2-compliance -s on the decoder and the
-#       encoder (the failures left, listed), round trips camera -> s5p-jpeg encode -> s5p-jpeg decode
+#       encoder (no failure expected), round trips camera -> s5p-jpeg encode -> s5p-jpeg decode
 #       (PSNR against the camera's frames, in the guest), every buffer in
 #       region jpeg, a stream whose size changes queued at once
 #       (tools/jpeg/jpeg-dec-seq), a bad stream;
