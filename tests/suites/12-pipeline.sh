@@ -355,7 +355,13 @@ rm -rf "${old[@]}"
 # it for its device tree (the dts edited above): it waits, says so, passes.
 . "$S5P_TOP/scripts/lib/kernel.sh"
 s5p_kernel_source --no-checkout
-flock "$KDIR/tree.lock" sleep 4 &
+# The holder keeps the lock until the run says it waits (at most 60 s),
+# not for a fixed time: a loaded machine may take longer than that to
+# reach the lock, and the run would then never wait.
+: >"$T_TMP/wait.log"
+flock "$KDIR/tree.lock" sh -c 'i=0; sleep 3
+	while ! grep -q "waiting for another run using" "$1" && [ $i -lt 300 ]; do
+		sleep 0.2; i=$((i + 1)); done' sh "$T_TMP/wait.log" &
 holder=$!
 sleep 0.5
 t0=$(date +%s)

@@ -26,6 +26,7 @@ void shim_run_initcalls(void);
 enum { SHIM_RESERVED, SHIM_LENT, SHIM_HELD };
 extern unsigned long totalcma_pages, shim_zone_split;
 extern long shim_contig_calls, shim_contig_errors, shim_lent_blocks;
+extern long shim_free_taken, shim_free_busy;
 extern int shim_contig_fail;
 extern void (*shim_contig_hook)(void);
 extern __thread int shim_mutexes_held, shim_spins_held;

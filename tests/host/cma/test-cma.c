@@ -1822,7 +1822,7 @@ static void boot_movable(void)
 			  .movable = "a,b,c,zz,,b@d" };
 	struct cma_region *a;
 	unsigned long x, y, pfn;
-	long fails;
+	long fails, taken, busy;
 
 	begin("boot: cma_movable= lends whole-pageblock regions; the others stay static, with a reason");
 	CHECK(boot(&b) == 4);
@@ -1844,9 +1844,18 @@ static void boot_movable(void)
 	CHECK(shim_lent_blocks == 2 && LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
 	CHECK(LENT(0x44000000, 6 * MiB) == 0);
 
-	/* A chunk takes its pages back and gives them back when freed. */
+	/*
+	 * A chunk takes its pages back and gives them back when freed; free
+	 * pages are taken off the free lists, alloc_contig_range() not called.
+	 */
+	taken = shim_free_taken;
+	busy = shim_free_busy;
+	y = shim_contig_calls;
 	x = cma_alloc(dev("x"), NULL, MiB, 0);
 	CHECK(x == 0x40000000 && HELD(x, MiB) == PFN(MiB) && LENT(0x40000000, 8 * MiB) == PFN(7 * MiB));
+	CHECKF(shim_free_taken - taken == 1 && shim_free_busy == busy && shim_contig_calls - y == 1,
+	       "fast path: %ld taken, %ld declined, %ld ranges tried", shim_free_taken - taken,
+	       shim_free_busy - busy, shim_contig_calls - y);
 	CHECK(a->claims == 1 && a->claim_busy == 0 && a->claim_ns > 0);
 	CHECK(cma_get(x) == 0 && cma_put(x) == 0 && HELD(x, MiB) == PFN(MiB));
 	CHECK(cma_put(x) == 1 && LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
@@ -1870,6 +1879,9 @@ static void boot_movable(void)
 	x = cma_alloc(dev("x"), NULL, MiB, 0);
 	CHECKF(x == 0x40006000, "%#lx", x);
 	CHECKF(shim_contig_calls - y == 7, "%ld ranges tried", shim_contig_calls - y);
+	/* Each range held a page in use: the fast path declined all 7. */
+	CHECKF(shim_free_busy - busy == 7 && shim_free_taken - taken == 1,
+	       "fast path: %ld declined, %ld taken", shim_free_busy - busy, shim_free_taken - taken);
 	CHECK(a->claims == 2 && a->claim_busy == 6);
 	CHECKF(a->claim_wasted == 3 + 3 + 2 + 1 + 1 + 1 + 6, "%lu pages wasted", a->claim_wasted);
 	/* The trace events and /proc/vmstat's counters say the same. */

@@ -15,6 +15,8 @@
 
 int alloc_contig_range(unsigned long start, unsigned long end,
 		       unsigned int migratetype, gfp_t gfp_mask);
+int alloc_contig_free_range(unsigned long start, unsigned long end,
+			    unsigned int migratetype);
 void free_contig_range(unsigned long pfn, unsigned long nr_pages);
 void init_cma_reserved_pageblock(struct page *page);
 
