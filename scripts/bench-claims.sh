@@ -17,6 +17,7 @@
 # that migrated and the pages they migrated (the cma_regions_alloc_finish
 # trace event), and the lent pages in use after.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/movable-traces.sh"
 
 trace=media rows=movable,blind hog=338 out=$S5P_CACHE/bench-claims
 while [ $# -gt 0 ]; do
@@ -33,17 +34,13 @@ done
 mkdir -p "$out" || s5p_die "cannot create $out"
 s5p_log "host: $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$S5P_TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
-case $trace in
-media) cma="cam=24M/4M;codec-a=12M/4M;codec-b=8M/4M;codec-fw=1M/128K" ;;
-random) cma="r=84M/4M" ;;
-esac
-regions=$(tr ';' '\n' <<<"$cma" | sed 's/=.*//' | paste -sd, -)
+regions=$(trace_regions "$trace")
 
 IFS=, read -r -a krows <<<"$rows"
 for row in "${krows[@]}"; do
 	case $row in
-	movable) c=$cma ;;
-	blind) c=$(sed 's/\(;\|$\)/:bf(blind)\1/g' <<<"$cma") ;;
+	movable) c=$(trace_cma "$trace") ;;
+	blind) c=$(trace_cma_blind "$trace") ;;
 	*) s5p_die "--rows: unknown row '$row' (movable, blind)" ;;
 	esac
 	log=$out/claims-$trace-$row.log res=$out/claims-$trace-$row.out

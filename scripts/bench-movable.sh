@@ -43,6 +43,7 @@
 #
 # Without --memory or --pressure, both.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/movable-traces.sh"
 
 memory=0 pressure=0 reps=3 rows=static,movable,mainline-cma,blind
 out=$S5P_CACHE/bench-movable
@@ -110,29 +111,6 @@ run_memory() {
 			"${cmat[$row]:-0}" "${fill[$row]}" \
 			"$(awk -v a="${fill[$row]}" -v b="${fill[none]}" 'BEGIN { printf "%.1f%%", 100 * a / b }')"
 	done
-}
-
-# The traces' regions rounded up to whole 4 MiB pageblocks (and aligned to
-# them), so that each can be movable; the firmware's 1 MiB stays static.
-trace_cma() {
-	case $1 in
-	media) echo "cam=24M/4M;codec-a=12M/4M;codec-b=8M/4M;codec-fw=1M/128K" ;;
-	random) echo "r=84M/4M" ;;
-	esac
-}
-# The trace's regions in cma= order, comma-separated (cma-bench's rule).
-trace_regions() {
-	trace_cma "$1" | tr ';' '\n' | sed 's/=.*//' | paste -sd, -
-}
-# The same cma= with each region's allocator told "blind".
-trace_cma_blind() {
-	trace_cma "$1" | sed 's/\(;\|$\)/:bf(blind)\1/g'
-}
-trace_area_mib() {
-	case $1 in
-	media) echo 45 ;;
-	random) echo 84 ;;
-	esac
 }
 
 run_pressure() {

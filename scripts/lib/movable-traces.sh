@@ -1,0 +1,26 @@
+# Sourced by scripts/bench-movable.sh and scripts/bench-claims.sh: the
+# regions each trace of bench/traces is replayed on.
+# shellcheck shell=bash
+
+# The traces' regions rounded up to whole 4 MiB pageblocks (and aligned to
+# them), so that each can be movable; the firmware's 1 MiB stays static.
+trace_cma() {
+	case $1 in
+	media) echo "cam=24M/4M;codec-a=12M/4M;codec-b=8M/4M;codec-fw=1M/128K" ;;
+	random) echo "r=84M/4M" ;;
+	esac
+}
+# The trace's regions in cma= order, comma-separated (cma-bench's rule).
+trace_regions() {
+	trace_cma "$1" | tr ';' '\n' | sed 's/=.*//' | paste -sd, -
+}
+# The same cma= with each region's allocator told "blind".
+trace_cma_blind() {
+	trace_cma "$1" | sed 's/\(;\|$\)/:bf(blind)\1/g'
+}
+trace_area_mib() {
+	case $1 in
+	media) echo 45 ;;
+	random) echo 84 ;;
+	esac
+}
