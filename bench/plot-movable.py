@@ -38,6 +38,19 @@ LABEL = {"static": "static regions", "movable": "movable regions",
          "none": "no regions"}
 
 
+def label(k):
+    """A kernel's axis label, over two lines; KERNEL@R adds its ratio."""
+    base, _, ratio = k.partition("@")
+    text = LABEL.get(base, base).replace(" ", "\n", 1)
+    return f"{text}\nratio {ratio}" if ratio else text
+
+
+def order(k):
+    """Where a kernel's row goes: KERNELS' order, KERNEL@R after KERNEL."""
+    base, _, ratio = k.partition("@")
+    return (KERNELS.index(base) if base in KERNELS else 99, int(ratio) if ratio.isdigit() else -1)
+
+
 def parse(path):
     """(memory rows, pressure rows) of a results file; dies on a bad line."""
     mem, pres = [], []
@@ -112,7 +125,7 @@ def plot_migrated(pres, out):
     fig, axes = plt.subplots(1, len(groups), figsize=(3.2 * len(groups), 3.6), squeeze=False)
     for ax, (t, load) in zip(axes[0], groups):
         rows = [r for r in pres if r[0] == t and r[2] == load and r[1] != "static"]
-        rows.sort(key=lambda r: KERNELS.index(r[1]) if r[1] in KERNELS else 99)
+        rows.sort(key=lambda r: order(r[1]))
         x = range(len(rows))
         bars = ax.bar(list(x), [r[7] for r in rows], 0.6, color="#8172b2")
         for b, r in zip(bars, rows):
@@ -120,9 +133,9 @@ def plot_migrated(pres, out):
                 ax.text(b.get_x() + b.get_width() / 2, b.get_height(),
                         f"{100 * r[8] / r[3]:.0f}% clean", ha="center", va="bottom", fontsize=6)
         ax.set_xticks(list(x))
-        ax.set_xticklabels([LABEL.get(r[1], r[1]).replace(" ", "\n", 1) for r in rows], fontsize=7)
+        ax.set_xticklabels([label(r[1]) for r in rows], fontsize=6)
         ax.set_title(f"{t}, {load}", fontsize=9)
-        ax.set_ylabel("pages migrated (median)", fontsize=8)
+        ax.set_ylabel("pages the claims migrated (median)", fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=100)
 
@@ -135,13 +148,13 @@ def plot_pressure(pres, out):
     fig, axes = plt.subplots(1, len(groups), figsize=(3.2 * len(groups), 3.6), squeeze=False)
     for ax, (t, load) in zip(axes[0], groups):
         rows = [r for r in pres if r[0] == t and r[2] == load]
-        rows.sort(key=lambda r: KERNELS.index(r[1]) if r[1] in KERNELS else 99)
+        rows.sort(key=lambda r: order(r[1]))
         x = range(len(rows))
         ax.bar([i - 0.2 for i in x], [r[5] for r in rows], 0.4, label="p50", color="#55a868")
         ax.bar([i + 0.2 for i in x], [r[6] for r in rows], 0.4, label="p99", color="#c44e52")
         ax.set_yscale("log")
         ax.set_xticks(list(x))
-        ax.set_xticklabels([LABEL.get(r[1], r[1]).replace(" ", "\n", 1) for r in rows], fontsize=7)
+        ax.set_xticklabels([label(r[1]) for r in rows], fontsize=6)
         for i, r in enumerate(rows):
             ax.text(i, r[6] * 1.15,
                     f"{r[4]} failed", ha="center", fontsize=6)

@@ -25,12 +25,19 @@
 #                 static        the trace's regions, rounded up to 4 MiB
 #                               pageblocks, static (cma_movable=)
 #                 movable       the same regions, cma_movable=*: claims
-#                               placed where the fewest pages are in use
+#                               placed where the fewest pages are in use;
+#                               lent pages used last (the boards'
+#                               CONFIG_CMA_FIRST_RATIO=100)
 #                 blind         the same, each allocator given "blind":
 #                               no placement (the series before issue 25)
 #                 mainline-cma  6.1's CMA, a global area of the regions'
-#                               size
+#                               size, 6.1's balance (ratio 50)
 #                 page-alloc    no region: the page allocator (--rows)
+#               A row KERNEL@R boots KERNEL with sysctl.vm.cma_first_ratio=R
+#               (kernel patches 61-62: movable allocations, and compaction,
+#               take lent pages first while they are more than R% of the
+#               free pages, or once the rest is at its high watermark),
+#               e.g. movable@50 (6.1's rule) or mainline-cma@100 (--rows)
 #   --reps N    repetitions of --pressure (default 3): the table gives each
 #               figure's median and its spread (min-max)
 #   --rows LIST the --pressure kernels, comma-separated, in the order
@@ -118,10 +125,12 @@ run_pressure() {
 	local -a krows
 	IFS=, read -r -a krows <<<"$rows"
 	for row in "${krows[@]}"; do
-		case $row in
+		case ${row%@*} in
 		static | movable | blind | mainline-cma | page-alloc) ;;
-		*) s5p_die "--rows: unknown kernel '$row'" ;;
+		*) s5p_die "--rows: unknown kernel '${row%@*}'" ;;
 		esac
+		[ "$row" = "${row%@*}" ] || [[ ${row#*@} =~ ^([0-9]|[1-9][0-9]|100)$ ]] ||
+			s5p_die "--rows: '$row': the ratio after @ is a percentage, 0 to 100"
 	done
 	: >"$results"
 	declare -A hogs=([media]=auto [random]=auto)
@@ -134,14 +143,16 @@ run_pressure() {
 			cma=$(trace_cma "$name")
 			hog=${hogs[$name]}
 			for row in "${krows[@]}"; do
-				local args=()
-				case $row in
-				static) args=(--append "cma=$cma cma_map=$map cma_movable=") ;;
-				movable) args=(--append "cma=$cma cma_map=$map cma_movable=*") ;;
-				blind) args=(--append "cma=$(trace_cma_blind "$name") cma_map=$map cma_movable=*") ;;
-				mainline-cma) args=(--flavour mainline-cma --append "cma=$(trace_area_mib "$name")M") ;;
-				page-alloc) args=(--append "cma= cma_map=") ;;
+				local args=() kargs=
+				case ${row%@*} in
+				static) kargs="cma=$cma cma_map=$map cma_movable=" ;;
+				movable) kargs="cma=$cma cma_map=$map cma_movable=*" ;;
+				blind) kargs="cma=$(trace_cma_blind "$name") cma_map=$map cma_movable=*" ;;
+				mainline-cma) args=(--flavour mainline-cma) kargs="cma=$(trace_area_mib "$name")M" ;;
+				page-alloc) kargs="cma= cma_map=" ;;
 				esac
+				[ "$row" = "${row%@*}" ] || kargs+=" sysctl.vm.cma_first_ratio=${row#*@}"
+				args+=(--append "$kargs")
 				echo "== pressure: $name, $row, repetition $rep of $reps (hog: $hog MiB)"
 				# A row whose boot fails (6.1's kernel OOM-kills the
 				# hog) keeps the lines it printed, marked "bootfailed",
@@ -178,8 +189,8 @@ run_pressure() {
 # median over the repetitions and its spread (min-max; one repetition: the
 # figure alone).
 pressure_table() {
-	printf '\n| trace | kernel | load | runs | served | failed | pages migrated | claims migrating nothing | p50 µs | p99 µs | max µs | pages bad |\n'
-	printf '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+	printf '\n| trace | kernel | load | runs | served | failed | pages claims migrated | claims migrating nothing | other pages migrated | p50 µs | p99 µs | max µs | pages bad |\n'
+	printf '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 	awk '
 	function med(k, f,   n, i, j, x, v) {
 		n = split(vals[k, f], v, " ")
@@ -202,20 +213,23 @@ pressure_table() {
 		k = $2 SUBSEP kern SUBSEP $4
 		if (!(k in runs)) order[++nk] = k
 		runs[k]++
+		split("", v)
 		for (i = 5; i < NF; i++) v[$i] = $(i + 1)
 		for (i = 5; i <= NF; i++) if ($i == "alloc-ns") { v["p50"] = $(i + 1); v["p99"] = $(i + 2); v["max"] = $(i + 3) }
 		v["served"] = v["allocs"] - v["failed"]
 		v["cleanpct"] = v["allocs"] ? 100 * v["clean"] / v["allocs"] : 0
-		split("served failed migrated clean cleanpct p50 p99 max bad", fs, " ")
+		if (!("othermig" in v))
+			v["othermig"] = "?"
+		split("served failed migrated clean cleanpct othermig p50 p99 max bad", fs, " ")
 		for (i in fs) vals[k, fs[i]] = vals[k, fs[i]] " " v[fs[i]]
 	}
 	END {
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
 			split(k, id, SUBSEP)
-			printf "| %s | %s | %s | %d | %s | %s | %s | %s, %s | %s | %s | %s | %s |\n", id[1], id[2], id[3], runs[k],
+			printf "| %s | %s | %s | %d | %s | %s | %s | %s, %s | %s | %s | %s | %s | %s |\n", id[1], id[2], id[3], runs[k],
 				cell(k, "served", 1, "%d"), cell(k, "failed", 1, "%d"), cell(k, "migrated", 1, "%d"),
-				cell(k, "clean", 1, "%d"), cell(k, "cleanpct", 1, "%.0f%%"),
+				cell(k, "clean", 1, "%d"), cell(k, "cleanpct", 1, "%.0f%%"), cell(k, "othermig", 1, "%d"),
 				cell(k, "p50", 1000, "%.1f"), cell(k, "p99", 1000, "%.1f"), cell(k, "max", 1000, "%.1f"),
 				cell(k, "bad", 1, "%s")
 		}
