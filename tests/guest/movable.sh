@@ -128,6 +128,19 @@ scenario_default() {
 	check_eq "movable: codec-fw lends nothing" 0 "$(stat_of codec-fw lent)"
 	echo "# MemTotal $(meminfo MemTotal) kB, MemAvailable $(meminfo MemAvailable) kB, CmaFree $(meminfo CmaFree) kB"
 
+	# The page allocator's balance (vm.cma_first_ratio, kernel patch 61):
+	# the kernel's configured default (boards/common/cma-extra.config),
+	# bad values refused.  The migration below is tested under 6.1's rule
+	# (50), which lends pageblocks to the hog; ratio_checks, at the end,
+	# tests the rule itself.
+	R=/proc/sys/vm/cma_first_ratio
+	cfg=$(zcat /proc/config.gz | sed -n 's/^CONFIG_CMA_FIRST_RATIO=//p')
+	board_ratio=$(cat $R)
+	check_eq "movable: vm.cma_first_ratio is the kernel's CONFIG_CMA_FIRST_RATIO (${cfg:-none})" "${cfg:-none}" "$board_ratio"
+	check "movable: vm.cma_first_ratio refuses 101 and -1, and keeps its value" \
+		sh -c "! echo 101 2>/dev/null >$R && ! echo -1 2>/dev/null >$R && [ \$(cat $R) = $board_ratio ]"
+	echo 50 >$R
+
 	# Fill memory: a big hog first, then a 20 MiB one that takes what is
 	# left, lent pageblocks included.  The small one then goes, leaving
 	# room for the 14 MiB of chunks below and for the migration's
@@ -216,6 +229,41 @@ scenario_default() {
 	check "movable: CmaFree back near CmaTotal once the hog is gone ($(meminfo CmaFree) kB of $lent_kib)" \
 		[ "$(meminfo CmaFree)" -gt $((lent_kib - 8192)) ]
 	echo "# busy ranges: cam $(stat_of cam claim_busy), codec-a $(stat_of codec-a claim_busy)"
+	ratio_checks "$lent_kib"
+	echo "$board_ratio" >$R
+}
+
+# ratio_checks LENT_KIB: vm.cma_first_ratio at 100 keeps lent memory free
+# while the rest of memory has room, uses it once the rest is down to its
+# high watermark; at 0 a load takes lent memory first.
+ratio_checks() {
+	echo 100 >$R
+	_cf0=$(meminfo CmaFree)
+	_rest=$((($(meminfo MemFree) - $(meminfo CmaFree)) / 1024))
+	hog_start -a $((_rest - 32))
+	_cf=$(meminfo CmaFree)
+	echo "# ratio 100, a hog of $((_rest - 32)) MiB (the rest of free memory less 32 MiB): CmaFree $_cf kB, MemFree $(meminfo MemFree) kB"
+	check "movable: ratio 100: a hog that fits in the rest of memory leaves the lent memory free (CmaFree $_cf kB, $_cf0 before, of $1)" \
+		[ "$_cf" -gt $((_cf0 - 2048)) ]
+	_big=$H_PID
+	hog_start -o "$T/hog-small.out" -a 48
+	_cf=$(meminfo CmaFree)
+	echo "# ratio 100, and a hog of 48 MiB: CmaFree $_cf kB, MemFree $(meminfo MemFree) kB"
+	check "movable: ratio 100: once the rest is at its high watermark, movable pages use the lent memory (CmaFree $_cf kB < $_cf0 less 12 MiB)" \
+		[ "$_cf" -lt $((_cf0 - 12288)) ]
+	kill -TERM $H_PID $_big
+	wait $H_PID
+	_s1=$?
+	wait $_big
+	check_eq "movable: ratio 100: both hogs exit with status 0" "0 0" "$_s1 $?"
+	echo 0 >$R
+	_cf0=$(meminfo CmaFree)
+	hog_start -a 16
+	_cf=$(meminfo CmaFree)
+	check "movable: ratio 0: a 16 MiB hog takes lent memory first (CmaFree $_cf kB < $_cf0 less 12 MiB)" \
+		[ "$_cf" -lt $((_cf0 - 12288)) ]
+	kill -TERM $H_PID
+	wait $H_PID
 }
 
 scenario_static() {

@@ -4,12 +4,13 @@
 # mm/cma-regions.c and allocators (mm/cma-best-fit.c, cma-first-fit.c,
 # cma-bitmap.c) from the patched tree built for the host and unit-tested
 # (tests/host/cma; allocator cases run, and are named, once per
-# allocator), alloc_contig_free_range()'s carving cut out of
-# mm/page_alloc.c (tests/host/cma/test-contig-take.c), the user-space tools
+# allocator), alloc_contig_free_range()'s carving and the rule of
+# vm.cma_first_ratio cut out of mm/page_alloc.c
+# (tests/host/cma/test-contig-take.c, test-cma-first.c), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series
 # (run once per content of its inputs: scripts/series.sh keeps the verdict).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 201
+t_plan 206
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source
@@ -25,6 +26,9 @@ if make -s -C "$S5P_TOP/tests/host/cma" KSRC="$KSRC" O="$build" >"$T_TMP/build.l
 	# alloc_contig_free_range()'s carving (mm/page_alloc.c), every range
 	"$build/test-contig-take"
 	t_check "alloc_contig_free_range() carving tests exit with status 0" [ $? = 0 ]
+	# vm.cma_first_ratio's rule (mm/page_alloc.c), every small zone and ratio
+	"$build/test-cma-first"
+	t_check "zone_cma_first() tests exit with status 0" [ $? = 0 ]
 else
 	t_fail "host build of the kernel's CMA files"
 	sed 's/^/#   /' "$T_TMP/build.log" | tail -n 30
