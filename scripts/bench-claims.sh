@@ -6,7 +6,10 @@
 #
 #   --trace  the trace of bench/traces replayed (default media)
 #   --rows   movable and/or blind, comma-separated (default movable,blind):
-#            the regions of scripts/bench-movable.sh's rows of that name
+#            the regions of scripts/bench-movable.sh's rows of that name;
+#            ROW@R boots with sysctl.vm.cma_first_ratio=R (the boards' 100
+#            leaves lent memory free under this hog: movable@50 for 6.1's
+#            balance, the figures of docs/benchmarks.md)
 #   --hog    MiB of anonymous memory tools/hog holds (default 338: what the
 #            static kernel leaves less 24 MiB, bench-movable.sh's figure)
 #   --out    where the console logs and outputs go (default
@@ -38,15 +41,21 @@ regions=$(trace_regions "$trace")
 
 IFS=, read -r -a krows <<<"$rows"
 for row in "${krows[@]}"; do
-	case $row in
+	case ${row%@*} in
 	movable) c=$(trace_cma "$trace") ;;
 	blind) c=$(trace_cma_blind "$trace") ;;
-	*) s5p_die "--rows: unknown row '$row' (movable, blind)" ;;
+	*) s5p_die "--rows: unknown row '$row' (movable, blind, ROW@RATIO)" ;;
 	esac
+	ratio=
+	if [ "$row" != "${row%@*}" ]; then
+		[[ ${row#*@} =~ ^([0-9]|[1-9][0-9]|100)$ ]] ||
+			s5p_die "--rows: '$row': the ratio after @ is a percentage, 0 to 100"
+		ratio=" sysctl.vm.cma_first_ratio=${row#*@}"
+	fi
 	log=$out/claims-$trace-$row.log res=$out/claims-$trace-$row.out
 	echo "== $trace, $row (hog $hog MiB)"
 	"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$log" \
-		--append "cma=$c cma_map=cma-bench=$regions cma_movable=*" --cmd "$(
+		--append "cma=$c cma_map=cma-bench=$regions cma_movable=*$ratio" --cmd "$(
 			echo "cat >/tmp/t.trace <<'S5P_TRACE_END'"
 			cat "$S5P_TOP/bench/traces/$trace.trace"
 			echo "S5P_TRACE_END"
