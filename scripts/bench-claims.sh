@@ -46,12 +46,8 @@ for row in "${krows[@]}"; do
 	blind) c=$(trace_cma_blind "$trace") ;;
 	*) s5p_die "--rows: unknown row '$row' (movable, blind, ROW@RATIO)" ;;
 	esac
-	ratio=
-	if [ "$row" != "${row%@*}" ]; then
-		[[ ${row#*@} =~ ^([0-9]|[1-9][0-9]|100)$ ]] ||
-			s5p_die "--rows: '$row': the ratio after @ is a percentage, 0 to 100"
-		ratio=" sysctl.vm.cma_first_ratio=${row#*@}"
-	fi
+	row_ratio "$row" >/dev/null
+	ratio=$(row_ratio "$row")
 	log=$out/claims-$trace-$row.log res=$out/claims-$trace-$row.out
 	echo "== $trace, $row (hog $hog MiB)"
 	"$S5P_TOP/scripts/boot-goni.sh" --timeout 900 --log "$log" \

@@ -129,8 +129,7 @@ run_pressure() {
 		static | movable | blind | mainline-cma | page-alloc) ;;
 		*) s5p_die "--rows: unknown kernel '${row%@*}'" ;;
 		esac
-		[ "$row" = "${row%@*}" ] || [[ ${row#*@} =~ ^([0-9]|[1-9][0-9]|100)$ ]] ||
-			s5p_die "--rows: '$row': the ratio after @ is a percentage, 0 to 100"
+		row_ratio "$row" >/dev/null
 	done
 	: >"$results"
 	declare -A hogs=([media]=auto [random]=auto)
@@ -151,8 +150,7 @@ run_pressure() {
 				mainline-cma) args=(--flavour mainline-cma) kargs="cma=$(trace_area_mib "$name")M" ;;
 				page-alloc) kargs="cma= cma_map=" ;;
 				esac
-				[ "$row" = "${row%@*}" ] || kargs+=" sysctl.vm.cma_first_ratio=${row#*@}"
-				args+=(--append "$kargs")
+				args+=(--append "$kargs$(row_ratio "$row")")
 				echo "== pressure: $name, $row, repetition $rep of $reps (hog: $hog MiB)"
 				# A row whose boot fails (6.1's kernel OOM-kills the
 				# hog) keeps the lines it printed, marked "bootfailed",

@@ -1,5 +1,5 @@
 # Sourced by scripts/bench-movable.sh and scripts/bench-claims.sh: the
-# regions each trace of bench/traces is replayed on.
+# regions each trace of bench/traces is replayed on, and the rows KERNEL@R.
 # shellcheck shell=bash
 
 # The traces' regions rounded up to whole 4 MiB pageblocks (and aligned to
@@ -23,4 +23,14 @@ trace_area_mib() {
 	media) echo 45 ;;
 	random) echo 84 ;;
 	esac
+}
+# row_ratio ROW: what a --rows entry KERNEL@R adds to the kernel's command
+# line (" sysctl.vm.cma_first_ratio=R", kernel patch 61), nothing for
+# KERNEL; dies on an R that is not a percentage (call it outside $(...)
+# first for that).
+row_ratio() {
+	[ "$1" != "${1%@*}" ] || return 0
+	[[ ${1#*@} =~ ^([0-9]|[1-9][0-9]|100)$ ]] ||
+		s5p_die "--rows: '$1': the ratio after @ is a percentage, 0 to 100"
+	printf ' sysctl.vm.cma_first_ratio=%s' "${1#*@}"
 }
