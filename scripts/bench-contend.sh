@@ -12,7 +12,7 @@
 # pages are, they migrate), each freed again, while it times in a
 # loop another device's 4 KiB dma_alloc_coherent() (cma-bench's own,
 # which no cma_map= rule names), a read of /sys/kernel/mm/cma/<region>/used
-# and the last cma_put() of one of 64 page-sized chunks of the region.
+# and the last cma_kind_put() of one of 64 page-sized chunks of the region.
 # Prints the module's figures and one CONTEND line per region.  S5P_KERNEL_TREE picks the
 # kernel as for every boot (docs/pipeline.md).
 #

@@ -25,7 +25,7 @@
  *
  * With api=cma (a kernel with CONFIG_CMA_REGIONS), each "alloc" is
  * instead a __cma_alloc() for the trace's device and kind, and each "free"
- * a cma_put(): the allocation itself, placed by cma_map=, without the
+ * a cma_kind_put(): the allocation itself, placed by cma_map=, without the
  * /dev/cma ioctl round trip that cma-test's replay times.
  *
  * Writing "reset" to result frees what is still held and clears the
@@ -43,7 +43,7 @@
  * dma_free_coherent() of the module's own device "cma-bench" (another
  * device, with its own cma_map= rule), a read of
  * /sys/kernel/mm/cma/<region>/used of the claimed region, and the last
- * cma_put() of one of 64 page-sized chunks of DEV/KIND allocated before
+ * cma_kind_put() of one of 64 page-sized chunks of DEV/KIND allocated before
  * the claims.  Reading gives
  *   claims <n> failed <n> claim-ns p50=<ns> max=<ns>
  *   dma4k-ns n=<n> p50=<ns> p99=<ns> max=<ns>
@@ -53,7 +53,7 @@
  *   echo "atomic DEV KIND" >/sys/kernel/debug/cma-bench/free
  *   echo "reclaim DEV KIND" >/sys/kernel/debug/cma-bench/free
  *
- * allocate a page as DEV/KIND and release it with its last cma_put() with
+ * allocate a page as DEV/KIND and release it with its last cma_kind_put() with
  * interrupts off and a spinlock held ("atomic"), or inside a reclaim
  * context as lockdep sees one (fs_reclaim_acquire(GFP_KERNEL), what a
  * shrinker runs under: "reclaim").  Neither may sleep, wait for a claim
@@ -123,7 +123,7 @@ static void cma_bench_release(struct cma_bench_buf *b)
 {
 #ifdef CONFIG_CMA_REGIONS
 	if (use_cma) {
-		cma_put(b->dma);
+		cma_kind_put(b->dma);
 		return;
 	}
 #endif
@@ -436,7 +436,7 @@ static int cma_bench_claimer(void *data)
 		if (c->claims < ARRAY_SIZE(c->claim_ns))
 			c->claim_ns[c->claims] = ktime_get_ns() - t0;
 		c->claims++;
-		cma_put(addr);
+		cma_kind_put(addr);
 	}
 	WRITE_ONCE(c->done, true);
 	return 0;
@@ -481,7 +481,7 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 		if (IS_ERR_VALUE(puts[i])) {
 			ret = (long)puts[i];
 			while (i--)
-				cma_put(puts[i]);
+				cma_kind_put(puts[i]);
 			goto out;
 		}
 	}
@@ -501,7 +501,7 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 	if (IS_ERR(t)) {
 		ret = PTR_ERR(t);
 		for (i = 0; i < CMA_BENCH_PUTS; i++)
-			cma_put(puts[i]);
+			cma_kind_put(puts[i]);
 		goto out;
 	}
 	get_task_struct(t);
@@ -525,7 +525,7 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 		}
 		if (np < CMA_BENCH_PUTS) {
 			t0 = ktime_get_ns();
-			cma_put(puts[np]);
+			cma_kind_put(puts[np]);
 			put_ns[np++] = ktime_get_ns() - t0;
 		}
 		usleep_range(500, 1000);
@@ -533,7 +533,7 @@ static int cma_bench_contend_run(struct cma_bench_contend *c)
 	kthread_stop(t);
 	put_task_struct(t);
 	for (i = np; i < CMA_BENCH_PUTS; i++)
-		cma_put(puts[i]);
+		cma_kind_put(puts[i]);
 
 	o = res;
 	scnprintf(o, 128, "claims %u failed %u claim-ms", c->claims,
@@ -643,14 +643,14 @@ static ssize_t cma_bench_free_write(struct file *file, const char __user *ubuf,
 		return (long)addr;
 	if (!strcmp(how, "atomic")) {
 		spin_lock_irqsave(&cma_bench_atomic_lock, flags);
-		ret = cma_put(addr);
+		ret = cma_kind_put(addr);
 		spin_unlock_irqrestore(&cma_bench_atomic_lock, flags);
 	} else {
 		fs_reclaim_acquire(GFP_KERNEL);
-		ret = cma_put(addr);
+		ret = cma_kind_put(addr);
 		fs_reclaim_release(GFP_KERNEL);
 	}
-	pr_info("cma-bench: %s: last cma_put() of %s/%s at %#lx: %d\n", how,
+	pr_info("cma-bench: %s: last cma_kind_put() of %s/%s at %#lx: %d\n", how,
 		dev, kind, addr, ret);
 	return ret == 1 ? count : -EIO;
 }

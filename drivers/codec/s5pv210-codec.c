@@ -26,7 +26,7 @@
  * "f1700000.video-codec:a", kind "a", the CAPTURE queue through
  * "f1700000.video-codec:b", kind "b", so cma_map=
  * ("f1700000.video-codec/a=...") decides where each goes.  The port bases
- * are placed at probe time to cover the regions cma_info() reports for
+ * are placed at probe time to cover the regions cma_kind_info() reports for
  * each kind.  Imported DMABUFs must be contiguous and inside their port
  * window (luma, packed and bitstream planes 8 KiB aligned, a chroma plane
  * of its own 16 bytes), and a picture's planes must not be in the
@@ -188,7 +188,7 @@ struct codec_dev {
 
 	struct device *port[2];
 	unsigned long port_base[2];
-	unsigned long kind_lo[2], kind_hi[2];	/* cma_info() bounds, or 0 */
+	unsigned long kind_lo[2], kind_hi[2];	/* cma_kind_info() bounds, or 0 */
 	struct codec_bank bank[MAX_BANKS];
 	unsigned int nr_banks;
 	u32 bitstream_banks;		/* banks kind "b" is in, one bit each */
@@ -1341,7 +1341,7 @@ static int codec_place_port(struct codec_dev *dev, int p, const char *kind)
 	 * DMA API's default memory is, which no port window is placed over:
 	 * every one would be refused at QBUF.  Refuse to probe instead.
 	 */
-	ret = cma_info(&info, dev->dev, kind);
+	ret = cma_kind_info(&info, dev->dev, kind);
 	if (ret) {
 		dev_err(dev->dev,
 			"no CMA region for kind \"%s\" (%d): give cma_map= a rule for %s/%s\n",

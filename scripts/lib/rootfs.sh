@@ -156,7 +156,9 @@ s5p_rootfs() {
 	rm -f "$stage/packages.txt"
 	chmod 0755 "$stage/init"
 
-	# The project's user-space tools, cross-built static (tools/*/Makefile).
+	# The project's user-space tools, cross-built static (tools/*/Makefile);
+	# tools/selftests builds the kernel tree's own (KSRC).
+	[ -n "${KSRC:-}" ] || s5p_kernel_source
 	for tool in "$S5P_TOP"/tools/*/; do
 		[ -f "$tool/Makefile" ] || continue
 		local name b
@@ -165,7 +167,7 @@ s5p_rootfs() {
 		mkdir -p "$b"
 		s5p_copy_sources "$tool" "$b"
 		s5p_info "cross-building tools/$name"
-		make -s -C "$b" CROSS_COMPILE=arm-linux-gnueabi- DESTDIR="$stage" install \
+		make -s -C "$b" CROSS_COMPILE=arm-linux-gnueabi- KSRC="$KSRC" DESTDIR="$stage" install \
 			>"$b/build.log" 2>&1 || {
 			tail -n 20 "$b/build.log" | sed 's/^/    /' >&2
 			s5p_die "building tools/$name for armel failed (log: $b/build.log)"

@@ -118,7 +118,9 @@ cma_lost() {
 		cat "$CMA_DEBUGFS/chunks"
 	fi | sed 's/^/chunk held: /'
 	for _d in "$CMA_SYSFS"/*; do
-		[ -d "$_d" ] || continue
+		# (a CMA area that is no region, such as the default area, has
+		# no region statistics)
+		[ -e "$_d/used" ] || continue
 		_n=${_d##*/}
 		grep -q "^$_n: .* unused\$" "$CMA_DEBUGFS/regions" 2>/dev/null && continue
 		_size=$(cma_stat "$_n" size)

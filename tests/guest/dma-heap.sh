@@ -12,6 +12,13 @@
 #                       buffer outside port A refused, and bad input
 #   dma-heap.sh param   cma_heaps=cam,nosuch: only cam is a heap, one
 #                       error line for nosuch
+#   dma-heap.sh areas   cma=16M: 6.1's default area beside the regions,
+#                       which are CMA areas: sysfs, debugfs, trace events
+#                       and counters of both, the default area's heap, and
+#                       its heap
+#   dma-heap.sh selftest cma=40M cma=heap=40M cma_map= cma_heaps=heap: the
+#                       camera with no rule captures into the default
+#                       area; the kernel's dmabuf-heaps selftest on both
 . /tests/lib.sh
 . /tests/camera-lib.sh
 . /tests/codec-lib.sh
@@ -152,6 +159,77 @@ param)
 	check "heap: ... codec-a, not named, has no heap (ENOENT)" grep -q 'ENOENT' /tmp/a
 	check "heap: ... cam allocates" cma-heap alloc cam 1M
 	cma_nothing_lost "heap: nothing lost (cma_heaps=)"
+	;;
+areas)
+	# cma=16M beside the board's regions: Linux 6.1's default CMA area
+	# and the regions, which are CMA areas too, in one kernel.
+	klog() { dmesg | sed 's/^\[[ 0-9.]*\] //'; }
+	check "areas: cma=16M reserves the default area" \
+		sh -c "dmesg | grep -q 'cma: Reserved 16 MiB at '"
+	check_eq "areas: /sys/kernel/mm/cma lists the default area and every region" \
+		"cam codec-a codec-b codec-fw reserved" \
+		"$(ls "$CMA_SYSFS" | sort | tr '\n' ' ' | sed 's/ $//')"
+	check "areas: each region's directory has the areas' counters beside its statistics" \
+		sh -c "for r in cam codec-a codec-b codec-fw; do
+			for f in alloc_pages_success alloc_pages_fail used chunks alloc_ok movable; do
+				[ -r $CMA_SYSFS/\$r/\$f ] || { echo \"# no \$r/\$f\"; exit 1; }
+			done
+		done"
+	check "areas: /sys/kernel/debug/cma has each area's directory and the regions' views" \
+		sh -c "for d in reserved cam codec-a codec-b codec-fw; do [ -r $CMA_DEBUGFS/\$d/used ] || exit 1; done &&
+			[ -r $CMA_DEBUGFS/chunks ] && [ -r $CMA_DEBUGFS/map ]"
+	check_eq "areas: the heaps are the default area's and the regions the board offers" \
+		"cam codec-a codec-b reserved" "$(heaps)"
+
+	# A capture's buffers come from cam, as cma_alloc() on its area would
+	# count them; the areas' trace events name the region.
+	tr=/sys/kernel/tracing
+	[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
+	echo 1 >"$tr/events/cma/enable"
+	echo >"$tr/trace"
+	s0=$(cma_stat cam alloc_pages_success)
+	CAM=$(cam_node)
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480 \
+		--stream-mmap --stream-count=2 --stream-to=/dev/null >/tmp/cap 2>&1
+	s1=$(cma_stat cam alloc_pages_success)
+	echo 0 >"$tr/events/cma/enable"
+	cat "$tr/trace" >/tmp/trace
+	grep 'cma_' /tmp/trace | head -n 6 | sed 's/^/# /'
+	check "areas: a camera capture raises cam's alloc_pages_success ($s0 -> $s1)" \
+		[ "${s1:-0}" -gt "${s0:-0}" ]
+	check "areas: ... with the areas' cma_alloc_start, cma_alloc_finish and cma_release events for cam" \
+		sh -c "grep -q 'cma_alloc_start: name=cam ' /tmp/trace &&
+			grep -q 'cma_alloc_finish: name=cam pfn=0x' /tmp/trace &&
+			grep -q 'cma_release: name=cam pfn=0x' /tmp/trace"
+
+	# The default area serves what no cma_map= rule names: its heap
+	check "areas: the default area's heap hands out a buffer" \
+		sh -c "s0=\$(cat $CMA_SYSFS/reserved/alloc_pages_success) && cma-heap alloc reserved 1M &&
+			[ \$(cat $CMA_SYSFS/reserved/alloc_pages_success) -gt \$s0 ]"
+
+	cma_nothing_lost "areas: nothing lost"
+	;;
+selftest)
+	# cma=40M cma=heap=40M cma_map= cma_heaps=heap: a default area and a
+	# region big enough for the kernel's dmabuf-heaps selftest (32
+	# buffers of 1 MiB a heap), and no map rule.
+	check_eq "selftest: the heaps are the default area's and region heap's" \
+		"heap reserved" "$(heaps)"
+	s0=$(cma_stat reserved alloc_pages_success)
+	h0=$(cma_stat heap alloc_pages_success)
+	CAM=$(cam_node)
+	v4l2-ctl -d "$CAM" --set-fmt-video=width=640,height=480 \
+		--stream-mmap --stream-count=2 --stream-to=/dev/null >/tmp/cap 2>&1
+	s1=$(cma_stat reserved alloc_pages_success)
+	check "selftest: the camera, which no cma_map= rule names, captures into the default area ($s0 -> $s1), as without regions" \
+		sh -c "[ ${s1:-0} -gt ${s0:-0} ] && [ '$(cma_stat heap alloc_pages_success)' = '$h0' ]"
+	/usr/lib/s5p/selftests/dmabuf-heap >/tmp/st 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/st
+	check "selftest: tools/testing/selftests/dmabuf-heaps passes on the default area's heap and the region's" \
+		sh -c "[ $rc = 0 ] && grep -q 'Testing heap: reserved' /tmp/st && grep -q 'Testing heap: heap' /tmp/st &&
+			! grep -q 'FAIL' /tmp/st"
+	cma_nothing_lost "selftest: nothing lost"
 	;;
 *) not_ok "heap: unknown scenario '$scenario'" ;;
 esac

@@ -188,7 +188,7 @@ scenario_default() {
 		"$(hog_check)"
 
 	# Claims migrating from under the hog hold no lock that others need
-	# (issue 23): meanwhile the last cma_put() of a chunk of the same
+	# (issue 23): meanwhile the last cma_kind_put() of a chunk of the same
 	# region, another device's 4 KiB dma_alloc_coherent() and a read of the
 	# region's sysfs statistics go on (drivers/cma-bench, "contend").  A
 	# release from atomic context (interrupts off, a spinlock held) and one
@@ -200,9 +200,9 @@ scenario_default() {
 		sh -c "echo 's5p-codec b $((4 * MiB)) 2' >$B/contend"
 	sed 's/^/# contend: /' "$B/contend"
 	check "movable: ... both claims succeeded" grep -q '^claims 2 failed 0 ' "$B/contend"
-	check "movable: a chunk's last cma_put() with interrupts off and a spinlock held" \
+	check "movable: a chunk's last cma_kind_put() with interrupts off and a spinlock held" \
 		sh -c "echo 'atomic s5p-codec b' >$B/free"
-	check "movable: a chunk's last cma_put() in a reclaim context (a shrinker's)" \
+	check "movable: a chunk's last cma_kind_put() in a reclaim context (a shrinker's)" \
 		sh -c "echo 'reclaim s5p-codec b' >$B/free"
 	rmmod cma-bench
 

@@ -12,7 +12,7 @@
  *
  * <id> numbers an allocation (a positive integer, unique among the live
  * ones); its free, later in the file, ends the chunk's lifetime.  <dev>
- * and <kind> are what the driver would pass to cma_alloc() (at most 16
+ * and <kind> are what the driver would pass to cma_kind_alloc() (at most 16
  * characters each; kind "-" is the empty kind).  <size> and <align> are
  * numbers (decimal or 0x hex, optional K, M or G suffix); align 0 means a
  * page.  <result> is what the recording saw: the chunk's physical

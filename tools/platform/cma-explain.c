@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 		rule = cma_map_match(&map, dev, kind ?: "");
 		printf("  %-28s ", devs[i]);
 		if (!rule) {
-			printf("no rule: cma_alloc() fails (ENOENT); DMA API allocations as without CMA\n");
+			printf("no rule: cma_kind_alloc() fails (ENOENT); DMA API allocations as without CMA\n");
 			continue;
 		}
 		printf("rule %ld: ", (long)(rule - map.rules) + 1);

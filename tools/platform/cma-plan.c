@@ -9,7 +9,7 @@
  * --per-kind or a trace without a map, one group per device and kind); each group's region size is found by
  * replaying the group's allocations and frees, in the trace's order,
  * through the kernel's own code (mm/cma-regions.c's __cma_alloc() and
- * cma_put(), the chosen allocator of mm/cma-*.c) on regions of trial
+ * cma_kind_put(), the chosen allocator of mm/cma-*.c) on regions of trial
  * sizes: the smallest size that serves every request, from the group's
  * peak live bytes (the lower bound: no allocator can do with less) up.
  * Each trial is a fresh host boot (tools/platform/boot.c) in a child
@@ -293,7 +293,7 @@ static int trial(int g, unsigned long size)
 			for (j = i; j-- > 0;)
 				if (ops[j].type == TRACE_ALLOC && ops[j].id == ops[i].id)
 					break;
-			if (cma_put(addr[j]) < 0)
+			if (cma_kind_put(addr[j]) < 0)
 				_exit(4);
 		}
 		_exit(0);

@@ -387,6 +387,124 @@ void init_cma_reserved_pageblock(struct page *page)
 	pthread_mutex_unlock(&shim_page_lock);
 }
 
+/*
+ * mm/cma.c's areas, as the regions use them: made when a region is
+ * reserved, lent (for an area that is not static) by the core initcall
+ * that shim_run_initcalls() runs first, ranges marked per page.  The
+ * shim's own layout: the code under test only passes the pointers on.
+ */
+struct cma {
+	char name[64];
+	unsigned long base_pfn, count;
+	unsigned char *taken;
+	bool static_pages;
+};
+
+#define SHIM_CMA_AREAS	(1 + CONFIG_CMA_AREAS)
+static struct cma shim_cma_areas[SHIM_CMA_AREAS];
+static int shim_nr_cma_areas;
+
+static int shim_cma_init(phys_addr_t base, phys_addr_t size, const char *name,
+			 bool static_pages, struct cma **res_cma)
+{
+	struct cma *cma;
+
+	if (shim_nr_cma_areas == SHIM_CMA_AREAS)
+		return -ENOSPC;
+	if (!size || !memblock_is_region_reserved(base, size))
+		return -EINVAL;
+	cma = &shim_cma_areas[shim_nr_cma_areas++];
+	snprintf(cma->name, sizeof(cma->name), "%s", name);
+	cma->base_pfn = base >> PAGE_SHIFT;
+	cma->count = size >> PAGE_SHIFT;
+	cma->static_pages = static_pages;
+	cma->taken = NULL;
+	if (!static_pages)
+		totalcma_pages += cma->count;
+	*res_cma = cma;
+	return 0;
+}
+
+int cma_init_reserved_mem(phys_addr_t base, phys_addr_t size,
+			  unsigned int order_per_bit, const char *name,
+			  struct cma **res_cma)
+{
+	if ((base | size) & ((pageblock_nr_pages << PAGE_SHIFT) - 1))
+		return -EINVAL;
+	return shim_cma_init(base, size, name, false, res_cma);
+}
+
+int cma_init_static_mem(phys_addr_t base, phys_addr_t size, const char *name,
+			struct cma **res_cma)
+{
+	if ((base | size) & (PAGE_SIZE - 1))
+		return -EINVAL;
+	return shim_cma_init(base, size, name, true, res_cma);
+}
+
+/* cma_activate_area(): an area across two zones gives its memory back. */
+static void shim_cma_activate(void)
+{
+	unsigned long pfn;
+	struct cma *cma;
+	int i;
+
+	for (i = 0; i < shim_nr_cma_areas; i++) {
+		cma = &shim_cma_areas[i];
+		cma->taken = calloc(cma->count, 1);
+		for (pfn = cma->base_pfn + 1; !cma->static_pages &&
+		     pfn < cma->base_pfn + cma->count; pfn++)
+			if (page_zone(pfn_to_page(pfn)) !=
+			    page_zone(pfn_to_page(cma->base_pfn)))
+				break;
+		if (!cma->static_pages && pfn < cma->base_pfn + cma->count) {
+			for (pfn = cma->base_pfn; pfn < cma->base_pfn + cma->count; pfn++)
+				free_reserved_page(pfn_to_page(pfn));
+			totalcma_pages -= cma->count;
+			cma->count = 0;
+			shim_printk(3, "cma: CMA area %s could not be activated\n", cma->name);
+			continue;
+		}
+		for (pfn = cma->base_pfn; !cma->static_pages &&
+		     pfn < cma->base_pfn + cma->count; pfn += pageblock_nr_pages)
+			init_cma_reserved_pageblock(pfn_to_page(pfn));
+	}
+}
+
+unsigned long cma_get_size(const struct cma *cma)
+{
+	return cma->count << PAGE_SHIFT;
+}
+
+int cma_take_range(struct cma *cma, unsigned long pfn, unsigned long count)
+{
+	unsigned long i;
+	int ret = 0;
+
+	if (!cma->taken || !count || pfn < cma->base_pfn || count > cma->count ||
+	    pfn - cma->base_pfn > cma->count - count)
+		return -EINVAL;
+	pthread_mutex_lock(&shim_page_lock);
+	for (i = 0; i < count; i++)
+		if (cma->taken[pfn - cma->base_pfn + i])
+			ret = -EBUSY;
+	for (i = 0; !ret && i < count; i++)
+		cma->taken[pfn - cma->base_pfn + i] = 1;
+	pthread_mutex_unlock(&shim_page_lock);
+	return ret;
+}
+
+void cma_give_range(struct cma *cma, unsigned long pfn, unsigned long count)
+{
+	pthread_mutex_lock(&shim_page_lock);
+	for (; count; count--, pfn++) {
+		if (!cma->taken[pfn - cma->base_pfn])
+			shim_warn(__FILE__, __LINE__, "cma_give_range(): a page that was not taken");
+		cma->taken[pfn - cma->base_pfn] = 0;
+	}
+	pthread_mutex_unlock(&shim_page_lock);
+}
+
 int shim_frame_state(unsigned long pfn)
 {
 	return pfn < SHIM_FRAMES ? shim_frame[pfn] : -1;
@@ -530,6 +648,7 @@ void shim_memblock_reset(void)
 {
 	shim_nr_ram = 0;
 	shim_nr_rsv = 0;
+	shim_nr_cma_areas = 0;
 }
 
 void shim_memblock_add(unsigned long long base, unsigned long long size)
@@ -718,6 +837,8 @@ void shim_run_initcalls(void)
 {
 	int i;
 
+	/* mm/cma.c's core_initcall comes before the regions' */
+	shim_cma_activate();
 	for (i = 0; i < shim_nr_initcalls; i++)
 		shim_initcalls[i].fn();
 }

@@ -39,7 +39,7 @@
  *      reparsed one, for NULL and "" kinds alike, and the rule an
  *      independent implementation of the documented matching picks, for
  *      the input's requests and for requests made from each pattern;
- *      cma_info() describes that rule's regions (count, total size,
+ *      cma_kind_info() describes that rule's regions (count, total size,
  *      lowest start, the end of the highest);
  *   6. cma_movable=: exactly the regions it names (or all, for "*") that
  *      are whole pageblocks are movable, with one line each; a named one
@@ -403,7 +403,7 @@ static int doc_match(const struct cma_map *map, const char *dev, const char *kin
 }
 
 /*
- * cma_info() describes the regions of the rule the request matches: their
+ * cma_kind_info() describes the regions of the rule the request matches: their
  * number, total size, lowest start, and the end of the highest: one past
  * its last byte (modulo the address space, so 0 for a region ending at
  * 4 GiB on 32-bit, docs/cma.md), or that last byte itself, or ULONG_MAX
@@ -418,11 +418,11 @@ static void check_info(const struct cma_map *map, int r, const char *dev,
 	unsigned long lower = ~0UL, total = 0;
 	unsigned long last = 0;
 	unsigned int i, count = 0;
-	int ret = cma_info(&info, &d, kind);
+	int ret = cma_kind_info(&info, &d, kind);
 
 	if (r < 0) {
 		if (ret != -ENOENT)
-			fail("cma_info(\"%s\") gave %d with no rule matching", dev, ret);
+			fail("cma_kind_info(\"%s\") gave %d with no rule matching", dev, ret);
 		return;
 	}
 	for (i = 0; i < map->rules[r].nr_regions; i++) {
@@ -436,7 +436,7 @@ static void check_info(const struct cma_map *map, int r, const char *dev,
 	if (ret || info.count != count || info.total_size != total ||
 	    (count && (info.lower_bound != lower ||
 		       (info.upper_bound != last && info.upper_bound - 1 != last))))
-		fail("cma_info(\"%s\", rule %d) = %d: count %u total %#lx lower %#lx upper %#lx; the rule's %u regions: total %#lx lowest %#lx last byte %#lx",
+		fail("cma_kind_info(\"%s\", rule %d) = %d: count %u total %#lx lower %#lx upper %#lx; the rule's %u regions: total %#lx lowest %#lx last byte %#lx",
 		     dev, r + 1, ret, info.count, info.total_size,
 		     info.lower_bound, info.upper_bound, count, total, lower, last);
 }

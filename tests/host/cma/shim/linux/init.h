@@ -19,9 +19,11 @@ void shim_register_initcall(const char *name, int (*fn)(void));
 	static void __attribute__((constructor)) __shim_initcall_##fn(void) \
 	{ shim_register_initcall(#fn, fn); }
 #define core_initcall(fn)	__shim_initcall(fn)
+#define core_initcall_sync(fn)	__shim_initcall(fn)
 #define postcore_initcall(fn)	__shim_initcall(fn)
 #define subsys_initcall(fn)	__shim_initcall(fn)
 #define device_initcall(fn)	__shim_initcall(fn)
 #define late_initcall(fn)	__shim_initcall(fn)
+#define late_initcall_sync(fn)	__shim_initcall(fn)
 
 #endif

@@ -19,6 +19,16 @@
 struct page;
 #define pfn_to_page(pfn)	((struct page *)(unsigned long)(pfn))
 #define page_to_pfn(page)	((unsigned long)(page))
+
+/* The order of pages that @size bytes take (rounded up to a power of two) */
+static inline int get_order(unsigned long size)
+{
+	int order = 0;
+
+	for (size = (size - 1) >> PAGE_SHIFT; size; size >>= 1)
+		order++;
+	return order;
+}
 void free_reserved_page(struct page *page);
 /* A frame a test pinned or made resident (shim_resident()) is in use. */
 int page_count(const struct page *page);
