@@ -120,6 +120,13 @@ kinds)
 	n=$(grep -c ' region=cb refs=1 owner=fb200000\.camera:c$' /tmp/chunks)
 	check "dma-api: ... and its kind \"c\" child's buffers, which no PARENT/KIND rule names, are chunks of cb by its own name ($n)" \
 		[ "$n" -ge 4 ]
+	# "*" stands for 6.1's default area, which leaves one-page requests
+	# to the page allocator (kernel patch "mm: cma: a catch-all rule leaves one-page
+	# DMA requests to the page allocator")
+	grep ' size=0x00001000 region=cb ' "$CMA_DEBUGFS/chunks" | sed 's/^/# /'
+	n=$(grep -c ' size=0x00001000 region=cb ' "$CMA_DEBUGFS/chunks")
+	check "dma-api: ... one-page buffers that only the catch-all places (the DMA controllers') are not in cb ($n)" \
+		[ "$n" = 0 ]
 	;;
 optout)
 	ok0=$(cma_stat vivid alloc_ok)

@@ -12,7 +12,7 @@
 # "kinds": the camera's per-kind children under a catch-all rule
 # (cma_map=fb200000.camera/y=cam;*=cb): kind "y" still goes to cam.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 32 debug=27
+t_plan 33 debug=28
 
 # On the debug kernel "placed" and "kinds" are two parts of one boot
 # (tests/lib/shared-boot.sh --append: a debug boot costs about 45 s around

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -24,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/kstrtox.h>
+#include <linux/sched/signal.h>
 
 #include "shim.h"
 
@@ -188,6 +190,21 @@ void mutex_lock(struct mutex *lock)
 		shim_warn(__FILE__, __LINE__, "mutex_lock() of a mutex this thread holds");
 	else
 		shim_mutexes_held++;
+}
+
+/* Waits until the mutex is free, or a fatal signal (shim_fatal_signal). */
+int mutex_lock_killable(struct mutex *lock)
+{
+	if (shim_spins_held)
+		shim_warn(__FILE__, __LINE__, "mutex_lock_killable() under a spinlock");
+	shim_mutex_locks++;
+	while (pthread_mutex_trylock(&lock->m)) {
+		if (shim_fatal_signal)
+			return -EINTR;
+		usleep(1000);
+	}
+	shim_mutexes_held++;
+	return 0;
 }
 
 void mutex_unlock(struct mutex *lock)

@@ -514,6 +514,41 @@ static void test_map_dev(void)
 	end();
 }
 
+/*
+ * cma_map_match_any(): whether the device comparison that decided was
+ * with "*" (a catch-all, which the DMA API treats as the default area:
+ * one-page requests go to the page allocator).
+ */
+static void test_map_catch_all(void)
+{
+	static struct cma_map map;
+	struct cma_region regs[CMA_MAX_REGIONS];
+	struct cma_report rep = { };
+	char rstr[] = "r1=1M;r2=1M;r3=1M";
+	char mstr[] = "foo=r1;foo/quaz=r2;/*=r3;ba?=r1;*/k=r2;*=r3";
+	bool any;
+	unsigned int nr;
+
+	begin("cma_map_match_any: a rule matched through the device pattern \"*\" is a catch-all, any other not");
+	nr = cma_parse_regions(rstr, regs, CMA_MAX_REGIONS, &rep);
+	cma_parse_map(mstr, &map, regs, nr, &rep);
+	CHECK(rep.problems == 0);
+#define ANY(dev, kind, want) do {						\
+		any = !(want);							\
+		CHECKF(cma_map_match_any(&map, dev, kind, &any) && any == (want),	\
+		       "%s/%s: catch-all %d", dev, kind, any);			\
+	} while (0)
+	ANY("foo", "", false);		/* its own rule */
+	ANY("foo", "x", false);		/* the "/KIND" rule after "foo": foo's comparison */
+	ANY("bar", "", false);		/* "ba?" names a few devices */
+	ANY("dmac", "k", true);		/* "* /k" */
+	ANY("dmac", "", true);		/* "*" */
+#undef ANY
+	CHECK(!cma_map_match_any(&map, "dmac", "other", &any));	/* "*": the empty kind only */
+	CHECK(cma_map_match(&map, "dmac", "") == cma_map_match_any(&map, "dmac", "", NULL));
+	end();
+}
+
 static void test_map_limits(void)
 {
 	static struct cma_map map;
@@ -2384,6 +2419,50 @@ static void boot_movable_signal(void)
 }
 
 /*
+ * A claim waiting for the region's claim mutex, which another claim holds
+ * (stuck behind a pinned page), returns -EINTR on a fatal signal instead
+ * of waiting on; a hang is caught by the alarm (the case crashes).
+ */
+static void *hold_claim_mutex(void *arg)
+{
+	struct cma_region *reg = arg;
+
+	mutex_lock(&reg->claim_mutex);
+	while (!shim_fatal_signal)
+		usleep(1000);
+	usleep(100000);
+	mutex_unlock(&reg->claim_mutex);
+	return NULL;
+}
+
+static void boot_movable_killable(void)
+{
+	struct boot b = { "a=8M@0x40000000", "x=a", .movable = "a" };
+	struct cma_region *reg;
+	pthread_t t;
+
+	begin("movable: a claim waiting behind another for the claim mutex ends with -EINTR on a fatal signal");
+	CHECK(boot(&b) == 1);
+	shim_run_initcalls();
+	reg = cma_region_find("a");
+	pthread_create(&t, NULL, hold_claim_mutex, reg);
+	usleep(10000);
+	shim_fatal_signal = 1;
+	alarm(10);
+	CHECK(cma_kind_alloc(dev("x"), NULL, MiB, 0) == (unsigned long)-EINTR);
+	alarm(0);
+	pthread_join(t, NULL);
+	shim_fatal_signal = 0;
+	CHECK(reg->used == 0 && reg->in_transit == 0);
+	CHECK(LENT(0x40000000, 8 * MiB) == PFN(8 * MiB));
+	CHECK(cma_kind_alloc(dev("x"), NULL, MiB, 0) == 0x40000000);
+	CHECK(shim_contig_errors == 0);
+	if (case_failed)
+		dump_log();
+	end();
+}
+
+/*
  * The DMA API's allocations (REQBUFS) retry a busy claim a few times after
  * a short sleep: a page pinned for a moment does not fail them while the
  * region has room (issue 23, item 6).
@@ -2580,6 +2659,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++)
 		test_map_case(&map_cases[i]);
 	test_map_dev();
+	test_map_catch_all();
 	test_map_limits();
 	test_info_top();
 	for (i = 0; i < NR_ALLOCATORS; i++)
@@ -2629,6 +2709,7 @@ int main(int argc, char **argv)
 	run_forked("boot_movable_place_off", boot_movable_place_off);
 	run_forked("boot_static_place_off", boot_static_place_off);
 	run_forked("boot_movable_signal", boot_movable_signal);
+	run_forked("boot_movable_killable", boot_movable_killable);
 	run_forked("boot_movable_dma_retry", boot_movable_dma_retry);
 	run_forked("boot_movable_all", boot_movable_all);
 	run_forked("boot_movable_defaults", boot_movable_defaults);
