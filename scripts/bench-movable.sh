@@ -11,7 +11,9 @@
 #                               movable, codec-fw static)
 #                 static        the same with cma_movable=
 #                 none          cma= cma_map= (no region)
-#                 mainline-cma  --flavour mainline-cma: 6.1's CMA, 24 MiB
+#                 mainline-cma  6.1's CMA alone: cma= cma=24M cma_map= (no
+#                               region, a 24 MiB default area), 6.1's
+#                               balance (sysctl.vm.cma_first_ratio=50)
 #   --pressure  per trace of bench/traces (media, random) and repetition,
 #               a Goni boot per kernel below replaying it with
 #               drivers/cma-bench twice: while tools/hog holds what the
@@ -30,8 +32,11 @@
 #                               CONFIG_CMA_FIRST_RATIO=100)
 #                 blind         the same, each allocator given "blind":
 #                               no placement (the series before issue 25)
-#                 mainline-cma  6.1's CMA, a global area of the regions'
-#                               size, 6.1's balance (ratio 50)
+#                 mainline-cma  6.1's CMA in the same kernel: no region, a
+#                               default area of the regions' size
+#                               (cma= cma=NM cma_map=), 6.1's balance
+#                               (ratio 50); cma-bench's device, which no
+#                               rule names, allocates from the area
 #                 page-alloc    no region: the page allocator (--rows)
 #               A row KERNEL@R boots KERNEL with sysctl.vm.cma_first_ratio=R
 #               (kernel patches 61-62: movable allocations, and compaction,
@@ -102,7 +107,7 @@ run_memory() {
 		case $row in
 		static) args=(--append "cma_movable=") ;;
 		none) args=(--append "cma= cma_map=") ;;
-		mainline-cma) args=(--flavour mainline-cma) ;;
+		mainline-cma) args=(--append "cma= cma=24M cma_map= sysctl.vm.cma_first_ratio=50") ;;
 		esac
 		boot "memory-$row" "${args[@]}" --cmd 'sh /usr/lib/s5p/movable-mem.sh'
 		read -r _ "total[$row]" "avail[$row]" "cmat[$row]" _ < <(grep '^MEM ' <<<"$BOOT_OUT")
@@ -147,7 +152,10 @@ run_pressure() {
 				static) kargs="cma=$cma cma_map=$map cma_movable=" ;;
 				movable) kargs="cma=$cma cma_map=$map cma_movable=*" ;;
 				blind) kargs="cma=$(trace_cma_blind "$name") cma_map=$map cma_movable=*" ;;
-				mainline-cma) args=(--flavour mainline-cma) kargs="cma=$(trace_area_mib "$name")M" ;;
+				mainline-cma)
+					# 6.1's balance, unless the row gives @R
+					kargs="cma= cma=$(trace_area_mib "$name")M cma_map="
+					[ "$row" != mainline-cma ] || kargs+=" sysctl.vm.cma_first_ratio=50" ;;
 				page-alloc) kargs="cma= cma_map=" ;;
 				esac
 				args+=(--append "$kargs$(row_ratio "$row")")

@@ -95,8 +95,8 @@ trap 'rm -rf "$tmp"' EXIT
 for s in "${suites[@]}"; do
 	n=$(basename "$s" .sh)
 	# each kernel flavour the suite runs on (tests/run.sh: the default, and
-	# those its "# s5p-flavours:" header names); a boot's own --flavour
-	# (13-flavours' mainline-cma) is in its record
+	# those its "# s5p-flavours:" header names); a boot's own --flavour,
+	# if a suite gives one, is in its record
 	fl=default
 	for f in $(sed -n 's/^# s5p-flavours: *//p' "$s" | head -n1); do
 		[ "$f" = default ] || fl+=" $f"
