@@ -171,7 +171,7 @@ for flavour in $flavours; do
 	unset qs
 done
 # A suite's own kernel flavours ("# s5p-prebuild: BOARD FLAVOUR", e.g.
-# 13-flavours' mainline-cma), built here too, on the default pass's QEMU.
+# a flavour only that suite boots), built here too, on the default pass's QEMU.
 for s in "${all[@]}"; do
 	read -r board flavour _ <<<"$(header "$s" prebuild)"
 	[ -n "$flavour" ] && [[ " $flavours " == *" default "* ]] || continue
