@@ -254,8 +254,11 @@ print(res)
 assert res == [("pass", "goni: first _ with a hash"), ("fail", "goni: second"),
                ("pass", "goni: in a pipeline"), ("pass", "goni: a command")], res
 ' "$jobs/30-camera-goni-main.yaml" "$T_TMP/ktap.out"
+# (the planted failure, relayed into a file, is not this suite's: the
+# count goes back to what it was, and t_relay must have counted exactly it)
+failed=$T_FAILED
 t_relay "relay: " <"$T_TMP/ktap.out" >"$T_TMP/relayed" 2>&1
-T_FAILED=$((T_FAILED - 1))	# (the one planted failure, relayed into a file, not this suite's)
-t_check "t_relay reads the same KTAP: 3 ok, 1 not ok" \
-	[ "$(grep -c '^ok - relay: goni: ' "$T_TMP/relayed")" = 3 -a "$(grep -c '^not ok - relay: goni: second$' "$T_TMP/relayed")" = 1 ]
+counted=$((T_FAILED - failed)) T_FAILED=$failed
+t_check "t_relay reads the same KTAP: 3 ok, 1 not ok, counted as 1 failure (counted $counted)" \
+	[ "$(grep -c '^ok - relay: goni: ' "$T_TMP/relayed")" = 3 -a "$(grep -c '^not ok - relay: goni: second$' "$T_TMP/relayed")" = 1 -a "$counted" = 1 ]
 t_done

@@ -98,14 +98,35 @@ sys.exit(1 if bad else 0)' "$drv"
 				interrupts = <14>; memory-region = <1>, <2>; memory-region-names = "a", "q"; };
 			camera@fb200000 { compatible = "qemu,s5pv210-camera"; reg = <0xfb200000 0x1000>; }; }; };
 	EOF
+	# Every step's status judged (dt-validate skips a file that is not
+	# there and exits 0 whatever it finds: its "Check:" lines say which
+	# trees it read), both trees validated, then what it said.
+	dtv() {
+		local d n=0 rc
+		dt-mk-schema -j "$b" "$KSRC/Documentation/devicetree/bindings/reserved-memory/memory-region.yaml" \
+			>"$T_TMP/schema.json" || { echo "dt-mk-schema failed (status $?)"; return 1; }
+		dtc -q -I dts -O dtb -o "$T_TMP/bad.dtb" "$T_TMP/bad.dts" || { echo "dtc failed on bad.dts (status $?)"; return 1; }
+		for d in $dtbs; do
+			[ -s "$d" ] || { echo "no device tree at $d"; return 1; }
+			n=$((n + 1))
+		done
+		[ "$n" = 2 ] || { echo "$n device trees, not the two boards'"; return 1; }
+		dt-validate -v -s "$T_TMP/schema.json" $dtbs >"$T_TMP/dtv.log" 2>&1
+		rc=$?
+		[ "$rc" = 0 ] || { echo "dt-validate failed on the boards' trees (status $rc)"; tail -n 5 "$T_TMP/dtv.log"; return 1; }
+		n=$(grep -c '^Check: ' "$T_TMP/dtv.log")
+		[ "$n" = 2 ] || { echo "dt-validate read $n of the 2 trees"; return 1; }
+		! grep -E 'video-codec@|camera@fb2' "$T_TMP/dtv.log" || return 1
+		dt-validate -s "$T_TMP/schema.json" "$T_TMP/bad.dtb" >"$T_TMP/dtv-bad.log" 2>&1
+		rc=$?
+		[ "$rc" = 0 ] || { echo "dt-validate failed on the bad tree (status $rc)"; tail -n 5 "$T_TMP/dtv-bad.log"; return 1; }
+		grep -q "video-codec@f1700000: memory-region-names:1: 'q' is not one of" "$T_TMP/dtv-bad.log" ||
+			{ echo "the bad codec node's memory-region-names not caught"; return 1; }
+		grep -A2 'camera@fb200000:' "$T_TMP/dtv-bad.log" | grep -q "'interrupts' is a required property" ||
+			{ echo "the bad camera node's missing interrupts not caught"; return 1; }
+	}
 	t_check "dt-validate: the boards' codec and camera nodes follow the bindings ($(echo $dtbs | wc -w) trees); a node that breaks them is caught" \
-		bash -c "dt-mk-schema -j '$b' '$KSRC/Documentation/devicetree/bindings/reserved-memory/memory-region.yaml' >'$T_TMP/schema.json' &&
-			dtc -q -I dts -O dtb -o '$T_TMP/bad.dtb' '$T_TMP/bad.dts' &&
-			for d in $dtbs; do [ -s \"\$d\" ] || exit 1; done &&
-			dt-validate -s '$T_TMP/schema.json' $dtbs >'$T_TMP/dtv.log' 2>&1;
-			grep -E 'video-codec@|camera@fb2' '$T_TMP/dtv.log'; ! grep -qE 'video-codec@|camera@fb2' '$T_TMP/dtv.log' &&
-			dt-validate -s '$T_TMP/schema.json' '$T_TMP/bad.dtb' 2>&1 | grep -q \"video-codec@f1700000: memory-region-names:1: 'q' is not one of\" &&
-			dt-validate -s '$T_TMP/schema.json' '$T_TMP/bad.dtb' 2>&1 | grep -A2 'camera@fb200000:' | grep -q \"'interrupts' is a required property\""
+		dtv
 fi
 
 cam='fb200000.camera/*=cam'
