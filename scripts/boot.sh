@@ -33,7 +33,10 @@
 #   --module FILE.ko  load FILE.ko (built by scripts/kmod.sh) in the guest
 #                     before --cmd runs or the shell starts; repeatable, loaded
 #                     in the order given.  One that does not load: its error
-#                     and kernel log are printed and the status is 4
+#                     and kernel log are printed and the status is 4.  A
+#                     device that FILE.ko has an alias for (its
+#                     MODULE_DEVICE_TABLE, e.g. qemu,s5pv210-camera) gets no
+#                     driver of the image: FILE.ko binds to it
 #   --build-only      build what is missing and stop
 #   --dry-run         say what would be built ("would build: ..." lines, or
 #                     "up to date"), build nothing, boot nothing
@@ -243,8 +246,14 @@ if [ $have_cmd = 1 ] || [ ${#modules[@]} -gt 0 ]; then
 			cp "$m" "$run/module-$i.ko" || s5p_die "cannot read $m"
 			printf 'file %s %s 0644 0 0\n' "$g" "$run/module-$i.ko" >>"$run/extra.list"
 			printf '%s %s\n' "$g" "$(modinfo -F depends "$m" 2>/dev/null | tr , ' ')" >>"$run/modules"
+			# its aliases: /init loads no driver of the image for a
+			# device they match, so this module gets it
+			modinfo -F alias "$m" 2>/dev/null |
+				awk -v m="$(basename "$m" .ko)" 'NF == 1 { print $1, m }' >>"$run/module-aliases"
 		done
 		printf 'file /etc/s5p/modules %s 0644 0 0\n' "$run/modules" >>"$run/extra.list"
+		[ ! -s "$run/module-aliases" ] ||
+			printf 'file /etc/s5p/module-aliases %s 0644 0 0\n' "$run/module-aliases" >>"$run/extra.list"
 	fi
 	"$GEN_INIT_CPIO" "$run/extra.list" | gzip -n >"$run/extra.cpio.gz" ||
 		s5p_die "cannot build the command archive"
