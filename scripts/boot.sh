@@ -185,11 +185,15 @@ if [ -n "${S5P_BOOT_RECORD:-}" ]; then
 fi
 
 # Install what is missing (first run on a fresh machine), then build what
-# is stale.  Each step is cached by the hash of its inputs.
+# is stale.  Each step is cached by the hash of its inputs.  Standard
+# output is the command's alone (--cmd), or --dry-run's answer: what setup
+# and the builds print, and the tools they run (apt-get, make, ninja...),
+# go to standard error.
 if ! "$S5P_TOP/scripts/setup.sh" --check >/dev/null 2>&1; then
 	s5p_log "first run: installing the Debian packages the project needs"
-	"$S5P_TOP/scripts/setup.sh" || exit 1
+	"$S5P_TOP/scripts/setup.sh" >&2 || exit 1
 fi
+[ "${S5P_DRY_RUN:-0}" = 1 ] || exec 3>&1 1>&2
 s5p_qemu_build
 s5p_kernel_build "$board" "$flavour"
 s5p_dtb "$board"
@@ -198,6 +202,7 @@ if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
 	[ "$S5P_WOULD_BUILD" != 0 ] || printf 'up to date: nothing to build for %s (%s flavour)\n' "$board" "$flavour"
 	exit 0
 fi
+exec 1>&3 3>&-
 [ $build_only = 0 ] || { s5p_log "built ($flavour flavour): $QEMU, $KIMAGE, $DTB, $ROOTFS"; exit 0; }
 
 mkdir -p "$S5P_CACHE/runs" "$S5P_CACHE/logs"
