@@ -33,7 +33,10 @@
 #   --module FILE.ko  load FILE.ko (built by scripts/kmod.sh) in the guest
 #                     before --cmd runs or the shell starts; repeatable, loaded
 #                     in the order given.  One that does not load: its error
-#                     and kernel log are printed and the status is 4
+#                     and kernel log are printed and the status is 4.  A
+#                     device that FILE.ko has an alias for (its
+#                     MODULE_DEVICE_TABLE, e.g. qemu,s5pv210-camera) gets no
+#                     driver of the image: FILE.ko binds to it
 #   --build-only      build what is missing and stop
 #   --dry-run         say what would be built ("would build: ..." lines, or
 #                     "up to date"), build nothing, boot nothing
@@ -182,11 +185,15 @@ if [ -n "${S5P_BOOT_RECORD:-}" ]; then
 fi
 
 # Install what is missing (first run on a fresh machine), then build what
-# is stale.  Each step is cached by the hash of its inputs.
+# is stale.  Each step is cached by the hash of its inputs.  Standard
+# output is the command's alone (--cmd), or --dry-run's answer: what setup
+# and the builds print, and the tools they run (apt-get, make, ninja...),
+# go to standard error.
 if ! "$S5P_TOP/scripts/setup.sh" --check >/dev/null 2>&1; then
 	s5p_log "first run: installing the Debian packages the project needs"
-	"$S5P_TOP/scripts/setup.sh" || exit 1
+	"$S5P_TOP/scripts/setup.sh" >&2 || exit 1
 fi
+[ "${S5P_DRY_RUN:-0}" = 1 ] || exec 3>&1 1>&2
 s5p_qemu_build
 s5p_kernel_build "$board" "$flavour"
 s5p_dtb "$board"
@@ -195,6 +202,7 @@ if [ "${S5P_DRY_RUN:-0}" = 1 ]; then
 	[ "$S5P_WOULD_BUILD" != 0 ] || printf 'up to date: nothing to build for %s (%s flavour)\n' "$board" "$flavour"
 	exit 0
 fi
+exec 1>&3 3>&-
 [ $build_only = 0 ] || { s5p_log "built ($flavour flavour): $QEMU, $KIMAGE, $DTB, $ROOTFS"; exit 0; }
 
 mkdir -p "$S5P_CACHE/runs" "$S5P_CACHE/logs"
@@ -243,8 +251,14 @@ if [ $have_cmd = 1 ] || [ ${#modules[@]} -gt 0 ]; then
 			cp "$m" "$run/module-$i.ko" || s5p_die "cannot read $m"
 			printf 'file %s %s 0644 0 0\n' "$g" "$run/module-$i.ko" >>"$run/extra.list"
 			printf '%s %s\n' "$g" "$(modinfo -F depends "$m" 2>/dev/null | tr , ' ')" >>"$run/modules"
+			# its aliases: /init loads no driver of the image for a
+			# device they match, so this module gets it
+			modinfo -F alias "$m" 2>/dev/null |
+				awk -v m="$(basename "$m" .ko)" 'NF == 1 { print $1, m }' >>"$run/module-aliases"
 		done
 		printf 'file /etc/s5p/modules %s 0644 0 0\n' "$run/modules" >>"$run/extra.list"
+		[ ! -s "$run/module-aliases" ] ||
+			printf 'file /etc/s5p/module-aliases %s 0644 0 0\n' "$run/module-aliases" >>"$run/extra.list"
 	fi
 	"$GEN_INIT_CPIO" "$run/extra.list" | gzip -n >"$run/extra.cpio.gz" ||
 		s5p_die "cannot build the command archive"

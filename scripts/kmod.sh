@@ -53,14 +53,17 @@ dir=$(realpath "$dir")
 
 if ! "$S5P_TOP/scripts/setup.sh" --check >/dev/null 2>&1; then
 	s5p_log "first run: installing the Debian packages the project needs"
-	"$S5P_TOP/scripts/setup.sh" || exit 1
+	"$S5P_TOP/scripts/setup.sh" >&2 || exit 1
 fi
 # The cached kernel (built when missing) and the project's drivers; the
 # module builds against the tree at this checkout's series, which no other
-# run may check out meanwhile (the tree's lock, docs/pipeline.md).
+# run may check out meanwhile (the tree's lock, docs/pipeline.md).  What
+# they print goes to standard error: standard output is the .ko paths.
+exec 3>&1 1>&2
 s5p_kernel_build "$board" "$flavour"
 [ -n "${S5P_KERNEL_TREE:-}" ] || s5p_tree_lock "$KDIR"
 s5p_kernel_checkout
+exec 1>&3 3>&-
 rel=$(cat "$KBUILD/include/config/kernel.release")
 syms=()
 [ ! -f "$KBUILD/s5p-drivers/Module.symvers" ] ||

@@ -21,7 +21,7 @@
 #   SUITE...      the suites whose boots become jobs (names or words of
 #                 names, as for tests/run.sh); default: every suite that
 #                 boots a guest, but those whose header says why not
-#                 ("# s5p-lava: no (WHY)": 12, 15, 38), and of those whose
+#                 ("# s5p-lava: no (WHY)": 12, 15, 31, 38), and of those whose
 #                 header says "# s5p-lava: scripts (WHY)" (10) only the
 #                 boots of a guest script
 #

@@ -10,6 +10,9 @@
 #    and the cache warm, asks apt nothing; a recorded version the archive no longer has is
 #    replaced by the newest of the same release and series (never
 #    backports, never QEMU 8), with one warning naming both;
+#  - a first run that installs packages (stand-ins for dpkg-query, apt-get
+#    and sudo): boot.sh --cmd prints the command's output alone on stdout,
+#    kmod.sh the .ko's path alone; apt's lines and progress on stderr;
 #  - a cache that cannot go stale: in a scratch copy of the checkout, an
 #    edited kernel patch, QEMU patch, board file or guest file's mode makes
 #    the next build rebuild what depends on it (boot.sh --dry-run), build
@@ -30,7 +33,7 @@
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 43
+t_plan 45
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -71,6 +74,39 @@ out=$(PATH=$shim:$PATH "$S5P_TOP/scripts/boot-goni.sh" --cmd 'echo offline-ok' -
 t_check "offline: boot-goni.sh --cmd boots (output: $(tail -n1 <<<"$out"))" \
 	grep -qx 'offline-ok' <<<"$out"
 t_check "offline: nothing called apt" test ! -e "$shim/calls"
+
+# A first run on a fresh machine: setup.sh finds a package missing (a
+# stand-in dpkg-query says dt-schema is not installed) and runs apt-get (a
+# stand-in that prints on stdout, as apt does; sudo a stand-in that runs
+# it).  Standard output is the command's alone, and kmod.sh's the .ko's
+# path alone: apt's lines, and every progress line, on standard error.
+fresh_shim=$T_TMP/fresh-machine
+mkdir -p "$fresh_shim"
+cat >"$fresh_shim/dpkg-query" <<EOF
+#!/bin/sh
+for a; do last=\$a; done
+[ "\$1 \$last" != "-W dt-schema" ] || exit 1
+exec $(command -v dpkg-query) "\$@"
+EOF
+printf '#!/bin/sh\necho "Get:1 stand-in apt-get $*"\necho "apt-get $*" >>%s/calls\n' \
+	"$fresh_shim" >"$fresh_shim/apt-get"
+printf '#!/bin/sh\nexec "$@"\n' >"$fresh_shim/sudo"
+chmod +x "$fresh_shim"/*
+PATH=$fresh_shim:$PATH "$S5P_TOP/scripts/boot-goni.sh" --cmd 'echo fresh-ok' --timeout 120 \
+	>"$T_TMP/fresh.out" 2>"$T_TMP/fresh.err"
+rc=$?
+t_check "first run: boot-goni.sh --cmd runs apt-get and prints the command's output alone on stdout (status $rc; stdout: $(head -c 200 "$T_TMP/fresh.out" | tr '\n' '|'))" \
+	bash -c "[ $rc = 0 ] && [ \"\$(cat '$T_TMP/fresh.out')\" = fresh-ok ] &&
+		grep -q 'apt-get install .*dt-schema' '$fresh_shim/calls' &&
+		grep -q '^Get:1 stand-in apt-get install' '$T_TMP/fresh.err' && grep -q '^==> setup complete' '$T_TMP/fresh.err'"
+rm -f "$fresh_shim/calls"
+cp -r "$S5P_TOP/tests/kmod/hello" "$T_TMP/fresh-hello"
+PATH=$fresh_shim:$PATH "$S5P_TOP/scripts/kmod.sh" "$T_TMP/fresh-hello" >"$T_TMP/fresh-kmod.out" 2>"$T_TMP/fresh-kmod.err"
+rc=$?
+t_check "first run: kmod.sh runs apt-get and prints the .ko's path alone on stdout (status $rc; stdout: $(head -c 200 "$T_TMP/fresh-kmod.out" | tr '\n' '|'))" \
+	bash -c "[ $rc = 0 ] && [ \"\$(cat '$T_TMP/fresh-kmod.out')\" = '$T_TMP/fresh-hello/s5p_hello.ko' ] &&
+		grep -q 'apt-get install .*dt-schema' '$fresh_shim/calls' &&
+		grep -q '^Get:1 stand-in apt-get install' '$T_TMP/fresh-kmod.err' && grep -q 'CC \[M\]' '$T_TMP/fresh-kmod.err'"
 
 # A fresh cache, and an archive (a fake apt-cache) without the recorded
 # versions: the newest of the release and series, never backports.
