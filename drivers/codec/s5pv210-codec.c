@@ -148,11 +148,9 @@ static const char *const codec_error_name[] = {
  */
 #define JOB_TIMEOUT_MS		10000
 
-struct codec_fmt {
-	u32 fourcc;
-	u32 hw;
-	bool planar;		/* a luma and a chroma plane (4:2:0) */
-	u8 buffers;		/* memory buffers, V4L2's planes */
+/* Picture sizes (codec_adjust_raw()'s v4l_bound_align_image() call) */
+static const struct v4l2_frmsize_stepwise codec_sizes = {
+	MIN_SIZE, MAX_SIZE, 2, MIN_SIZE, MAX_SIZE, 2
 };
 
 /*
@@ -160,7 +158,7 @@ struct codec_fmt {
  * NV12M and NV21M, the two planes in two buffers (SRC_Y_OFFSET and
  * SRC_C_OFFSET each point into one), only with the multi-planar API.
  */
-static const struct codec_fmt codec_raw_formats[] = {
+static const struct s5p_fmt codec_raw_formats[] = {
 	{ V4L2_PIX_FMT_YUYV, CODEC_FMT_YUYV, false, 1 },
 	{ V4L2_PIX_FMT_UYVY, CODEC_FMT_UYVY, false, 1 },
 	{ V4L2_PIX_FMT_NV12, CODEC_FMT_NV12, true, 1 },
@@ -211,7 +209,7 @@ struct codec_ctx {
 	struct v4l2_fh fh;
 	struct codec_dev *codec;
 	struct v4l2_ctrl_handler hdl;
-	const struct codec_fmt *fmt;
+	const struct s5p_fmt *fmt;
 	struct v4l2_pix_format_mplane raw;	/* OUTPUT */
 	struct v4l2_pix_format_mplane coded;	/* CAPTURE */
 	bool coded_size_set;	/* CAPTURE's sizeimage chosen by S_FMT */
@@ -240,15 +238,10 @@ static void codec_write(struct codec_dev *codec, u32 reg, u32 val)
 }
 
 /* The format @fourcc, if the API in use (@mplane or not) offers it */
-static const struct codec_fmt *codec_find_fmt(u32 fourcc, bool mplane)
+static const struct s5p_fmt *codec_find_fmt(u32 fourcc, bool mplane)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(codec_raw_formats); i++)
-		if (codec_raw_formats[i].fourcc == fourcc &&
-		    (mplane || codec_raw_formats[i].buffers == 1))
-			return &codec_raw_formats[i];
-	return NULL;
+	return s5p_find_fmt(codec_raw_formats, ARRAY_SIZE(codec_raw_formats),
+			    fourcc, mplane);
 }
 
 /* Worst realistic frame: 2 bytes a pixel plus the headers. */
@@ -261,7 +254,7 @@ static u32 codec_coded_size(u32 width, u32 height)
 
 static void codec_adjust_raw(struct v4l2_pix_format_mplane *pix, bool mplane)
 {
-	const struct codec_fmt *fmt = codec_find_fmt(pix->pixelformat, mplane);
+	const struct s5p_fmt *fmt = codec_find_fmt(pix->pixelformat, mplane);
 	u32 min_bpl, max_bpl, bpl;
 
 	if (!fmt)
@@ -269,26 +262,13 @@ static void codec_adjust_raw(struct v4l2_pix_format_mplane *pix, bool mplane)
 	pix->pixelformat = fmt->fourcc;
 	v4l_bound_align_image(&pix->width, MIN_SIZE, MAX_SIZE, 1,
 			      &pix->height, MIN_SIZE, MAX_SIZE, 1, 0);
-	min_bpl = ALIGN(fmt->planar ? pix->width : pix->width * 2,
-			STRIDE_ALIGN);
+	min_bpl = ALIGN(s5p_fmt_line(fmt, pix->width), STRIDE_ALIGN);
 	max_bpl = ALIGN(MAX_SIZE * 2, STRIDE_ALIGN);
 	bpl = clamp(ALIGN(pix->plane_fmt[0].bytesperline, STRIDE_ALIGN),
 		    min_bpl, max_bpl);
-	/*
-	 * The device reads both planes with one stride (SRC_STRIDE): the
-	 * chroma plane's lines are as long as the luma plane's.
-	 */
-	memset(pix->plane_fmt, 0, sizeof(pix->plane_fmt));
+	/* The device reads both planes with one stride (SRC_STRIDE) */
+	s5p_fmt_planes(pix, fmt, bpl);
 	memset(pix->reserved, 0, sizeof(pix->reserved));
-	pix->num_planes = fmt->buffers;
-	pix->plane_fmt[0].bytesperline = bpl;
-	pix->plane_fmt[0].sizeimage = bpl * pix->height;
-	if (fmt->planar && fmt->buffers == 2) {
-		pix->plane_fmt[1].bytesperline = bpl;
-		pix->plane_fmt[1].sizeimage = bpl * pix->height / 2;
-	} else if (fmt->planar) {
-		pix->plane_fmt[0].sizeimage += bpl * pix->height / 2;
-	}
 	pix->field = V4L2_FIELD_NONE;
 	pix->flags = 0;
 	/*
@@ -369,10 +349,7 @@ static int codec_querycap(struct file *file, void *priv,
 {
 	struct codec_dev *codec = video_drvdata(file);
 
-	strscpy(cap->driver, CODEC_NAME, sizeof(cap->driver));
-	strscpy(cap->card, "S5PV210 Motion-JPEG encoder", sizeof(cap->card));
-	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s",
-		 dev_name(codec->dev));
+	s5p_querycap(cap, codec->dev, CODEC_NAME, "S5PV210 Motion-JPEG encoder");
 	return 0;
 }
 
@@ -380,20 +357,17 @@ static int codec_enum_fmt_out(struct file *file, void *priv,
 			      struct v4l2_fmtdesc *f)
 {
 	struct codec_dev *codec = video_drvdata(file);
-	unsigned int i, n = 0;
+	const struct s5p_fmt *fmt;
 
 	/* The other API's type: what the core says to an ioctl it lacks */
 	if (V4L2_TYPE_IS_MULTIPLANAR(f->type) != codec->mplane)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(codec_raw_formats); i++) {
-		if (!codec->mplane && codec_raw_formats[i].buffers > 1)
-			continue;
-		if (n++ == f->index) {
-			f->pixelformat = codec_raw_formats[i].fourcc;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	fmt = s5p_enum_fmt(codec_raw_formats, ARRAY_SIZE(codec_raw_formats),
+			   f->index, codec->mplane);
+	if (!fmt)
+		return -EINVAL;
+	f->pixelformat = fmt->fourcc;
+	return 0;
 }
 
 static int codec_enum_fmt_cap(struct file *file, void *priv,
@@ -419,12 +393,7 @@ static int codec_enum_framesizes(struct file *file, void *priv,
 	    fsize->pixel_format != V4L2_PIX_FMT_JPEG)
 		return -EINVAL;
 	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
-	fsize->stepwise.min_width = MIN_SIZE;
-	fsize->stepwise.max_width = MAX_SIZE;
-	fsize->stepwise.step_width = 2;
-	fsize->stepwise.min_height = MIN_SIZE;
-	fsize->stepwise.max_height = MAX_SIZE;
-	fsize->stepwise.step_height = 2;
+	fsize->stepwise = codec_sizes;
 	return 0;
 }
 
@@ -957,29 +926,17 @@ static int codec_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 {
 	struct codec_ctx *ctx = vb2_get_drv_priv(vq);
 	bool out = V4L2_TYPE_IS_OUTPUT(vq->type);
-	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
 	unsigned int p;
+	int ret;
 
-	if (*nplanes) {
-		if (*nplanes != pix->num_planes)
-			return -EINVAL;
-		for (p = 0; p < *nplanes; p++)
-			if (sizes[p] < pix->plane_fmt[p].sizeimage)
-				return -EINVAL;
-	} else {
-		*nplanes = pix->num_planes;
-		for (p = 0; p < *nplanes; p++)
-			sizes[p] = pix->plane_fmt[p].sizeimage;
-	}
-	/*
-	 * The DMA API aligns a buffer to the order of its size: 8 KiB long
-	 * at least is 8 KiB aligned, as the ports want (BUF_ALIGN).  Both
-	 * planes of a picture through port A, kind "a".
-	 */
-	for (p = 0; p < *nplanes; p++) {
-		sizes[p] = max_t(unsigned int, sizes[p], BUF_ALIGN);
+	/* 8 KiB long at least, so 8 KiB aligned, as the ports want */
+	ret = s5p_queue_sizes(out ? &ctx->raw : &ctx->coded, nplanes, sizes,
+			      BUF_ALIGN);
+	if (ret)
+		return ret;
+	/* Both planes of a picture through port A, kind "a" */
+	for (p = 0; p < *nplanes; p++)
 		alloc_devs[p] = ctx->codec->port[out ? PORT_A : PORT_B];
-	}
 	return 0;
 }
 
@@ -1430,10 +1387,7 @@ static int codec_probe(struct platform_device *pdev)
 	if (!codec)
 		return -ENOMEM;
 	codec->dev = &pdev->dev;
-	if (multiplanar != 1 && multiplanar != 2)
-		dev_warn(&pdev->dev, "multiplanar=%u is neither 1 (single-planar API) nor 2 (multi-planar): using 2\n",
-			 multiplanar);
-	codec->mplane = multiplanar != 1;
+	codec->mplane = s5p_multiplanar(&pdev->dev, multiplanar);
 	mutex_init(&codec->mutex);
 	spin_lock_init(&codec->lock);
 	INIT_DELAYED_WORK(&codec->watchdog, codec_watchdog);
