@@ -48,7 +48,7 @@
 static unsigned int multiplanar = 2;
 module_param(multiplanar, uint, 0444);
 MODULE_PARM_DESC(multiplanar,
-		 "1: single-planar API (YUYV, NV12), 2: multi-planar API (YUYV, NV12, NV12M; default)");
+		 "1: single-planar API (YUYV, NV12), 2: multi-planar API (and NV12M; default)");
 
 /* Registers */
 #define CAM_ID			0x000

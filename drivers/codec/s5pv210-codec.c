@@ -45,6 +45,7 @@
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <linux/platform_device.h>
+#include <linux/ratelimit.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -65,7 +66,7 @@
 static unsigned int multiplanar = 2;
 module_param(multiplanar, uint, 0444);
 MODULE_PARM_DESC(multiplanar,
-		 "1: single-planar API (OUTPUT YUYV, UYVY, NV12, NV21), 2: multi-planar API (those and NV12M, NV21M; default)");
+		 "1: single-planar API, 2: multi-planar API (default; adds OUTPUT NV12M, NV21M)");
 
 /* Registers (hw/misc/s5pv210_codec.c) */
 #define CODEC_ID		0x00
@@ -191,13 +192,22 @@ struct codec_dev {
 	unsigned int nr_banks;
 	u32 bitstream_banks;		/* banks kind "b" is in, one bit each */
 
-	struct mutex mutex;		/* serialises ioctls */
-	spinlock_t lock;		/* protects curr and removed */
+	/* The video device's and both queues' lock: ioctls, open, release */
+	struct mutex mutex;
+	/*
+	 * Taken in the interrupt handler too, lock guards curr, removed and
+	 * job_start; the registers, from a job's programming to its
+	 * interrupt, its abort or the device's removal; arming the watchdog
+	 * (so that codec_remove()'s cancel is final); and, since ending a job
+	 * changes them, every context's sequence numbers and m2m drain state
+	 * (last_src_buf, is_draining, has_stopped, next_buf_last).
+	 */
+	spinlock_t lock;
 	struct codec_ctx *curr;		/* context whose job is on the device */
-	bool removed;
-	unsigned long job_start;	/* jiffies */
-	struct delayed_work watchdog;
-	struct work_struct abort_work;
+	bool removed;			/* codec_remove() has begun */
+	unsigned long job_start;	/* jiffies when curr's job started */
+	struct delayed_work watchdog;	/* aborts a job that never ends */
+	struct work_struct abort_work;	/* fails a job run after removal */
 };
 
 /*
@@ -816,7 +826,7 @@ static irqreturn_t codec_irq(int irq, void *priv)
 
 	if (err == CODEC_ERR_DST_SIZE) {
 		dev_warn_ratelimited(codec->dev,
-				     "frame needs %u bytes, the CAPTURE buffer has %u: raise its sizeimage\n",
+				     "frame needs %u bytes, CAPTURE has %u: raise its sizeimage\n",
 				     size, ctx->coded.plane_fmt[0].sizeimage);
 	} else if (err == CODEC_ERR_SAME_BANK) {
 		/*
@@ -829,7 +839,9 @@ static irqreturn_t codec_irq(int irq, void *priv)
 		 * application may restart streaming in a loop.
 		 */
 		dev_err_ratelimited(codec->dev,
-				    "placement error: the device found the picture (kind \"a\") and the bitstream (kind \"b\") in one memory bank; cma_map= must put %s/a and %s/b in different banks\n",
+				    "placement error: picture and bitstream in one memory bank\n");
+		dev_err_ratelimited(codec->dev,
+				    "cma_map= must put %s/a and %s/b in different banks\n",
 				    dev_name(codec->dev), dev_name(codec->dev));
 		fatal = true;
 	} else if (err) {
@@ -976,6 +988,141 @@ static const char *codec_plane_name(const struct codec_ctx *ctx, bool out,
 }
 
 /*
+ * Plane @p of buffer @vb at QBUF: what it holds (codec_plane_name()) and
+ * what of it the device reads (a picture plane: sizeimage bytes from its
+ * data_offset) or may write (a bitstream buffer: all of it, DST_SIZE).
+ */
+struct codec_plane {
+	struct vb2_buffer *vb;
+	unsigned int p;
+	const char *name;
+	unsigned long start, last;
+};
+
+/*
+ * Plane @p of @vb as @pl; -EINVAL if it is shorter than the format says
+ * (after its data_offset, on OUTPUT).
+ */
+static int codec_plane_locate(const struct codec_ctx *ctx,
+			      struct vb2_buffer *vb, unsigned int p,
+			      struct codec_plane *pl)
+{
+	bool out = V4L2_TYPE_IS_OUTPUT(vb->type);
+	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
+	unsigned long size = pix->plane_fmt[p].sizeimage;
+	unsigned long len = vb2_plane_size(vb, p);
+	unsigned long off = out ? vb->planes[p].data_offset : 0;
+
+	if (len < off + size) {
+		dev_dbg(ctx->codec->dev, "%s buffer %u plane %u too small: %lu < %lu\n",
+			out ? "OUTPUT" : "CAPTURE", vb->index, p, len, off + size);
+		return -EINVAL;
+	}
+	pl->vb = vb;
+	pl->p = p;
+	pl->name = codec_plane_name(ctx, out, p);
+	pl->start = vb2_dma_contig_plane_dma_addr(vb, p) + off;
+	pl->last = pl->start + (out ? size : len) - 1;
+	return 0;
+}
+
+/*
+ * Say why @pl is refused: "<queue> buffer <n> plane <p> (<what>) at
+ * <start>-<last> refused: " and the reason, @fmt.  The caller's @rs, one
+ * a reason, limits the rate as dev_warn_ratelimited() would: an
+ * application may queue the same buffer in a loop.
+ */
+static __printf(4, 5) void codec_refuse(struct codec_dev *codec,
+					struct ratelimit_state *rs,
+					const struct codec_plane *pl,
+					const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (!__ratelimit(rs))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_warn(codec->dev, "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: %pV\n",
+		 V4L2_TYPE_IS_OUTPUT(pl->vb->type) ? "OUTPUT" : "CAPTURE",
+		 pl->vb->index, pl->p, pl->name, pl->start, pl->last, &vaf);
+	va_end(args);
+}
+
+/*
+ * The port's rule: @pl inside port @port's 128 MiB window, @align
+ * aligned (8 KiB, the chroma plane of NV12M and NV21M 16 bytes).
+ */
+static int codec_check_window(struct codec_dev *codec,
+			      const struct codec_plane *pl, int port,
+			      unsigned long align)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	unsigned long base = codec->port_base[port];
+
+	if (IS_ALIGNED(pl->start, align) && pl->start >= base &&
+	    pl->last - base < PORT_WINDOW)
+		return 0;
+	codec_refuse(codec, &rs, pl,
+		     "not %s aligned inside port %c's window 0x%08lx-0x%08lx",
+		     align == BUF_ALIGN ? "8 KiB" : "16-byte", 'A' + port,
+		     base, base + PORT_WINDOW - 1);
+	return -EINVAL;
+}
+
+/*
+ * The device's rule for banks (error 10 at START): the picture and the
+ * bitstream in different ones.  A picture plane (@out) in a bank of kind
+ * "b"'s regions, or a bitstream buffer in a bank without them, might
+ * meet the other kind.  Without a bank map, or without kind "b", the
+ * device's own check is all there is.
+ */
+static int codec_check_bank(struct codec_dev *codec,
+			    const struct codec_plane *pl, bool out)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	u32 others = out ? codec->bitstream_banks : ~codec->bitstream_banks;
+	u32 bad = codec_banks(codec, pl->start, pl->last) & others;
+	const struct codec_bank *b;
+
+	if (!codec->bitstream_banks || !bad)
+		return 0;
+	b = &codec->bank[__ffs(bad)];
+	codec_refuse(codec, &rs, pl,
+		     "%s bank 0x%08lx-0x%08lx%s; pictures and bitstream need different banks",
+		     out ? "in the bitstream's" : "in", b->start, b->last,
+		     out ? " (kind \"b\")" : ", where pictures (kind \"a\") may be");
+	return -EINVAL;
+}
+
+/*
+ * A picture is sizeimage bytes from its data_offset: less would encode
+ * what is not there.  A payload of 0 means the whole buffer (an imported
+ * DMABUF queued with bytesused and length 0 gets here so: vb2 takes the
+ * length from the DMABUF only after it has derived bytesused from it).
+ */
+static int codec_check_payload(const struct codec_ctx *ctx,
+			       struct vb2_buffer *vb, unsigned int p)
+{
+	unsigned long need = vb->planes[p].data_offset +
+			     ctx->raw.plane_fmt[p].sizeimage;
+	unsigned long payload;
+
+	if (!vb2_get_plane_payload(vb, p))
+		vb2_set_plane_payload(vb, p, vb2_plane_size(vb, p));
+	payload = vb2_get_plane_payload(vb, p);
+	if (payload >= need)
+		return 0;
+	dev_dbg(ctx->codec->dev, "OUTPUT buffer %u plane %u: payload %lu < %lu\n",
+		vb->index, p, payload, need);
+	return -EINVAL;
+}
+
+/*
  * Everything the device will check of a buffer's planes at START, checked
  * here instead, at QBUF (or PREPARE_BUF): an imported DMABUF may be
  * anywhere, and a device error at run time would leave the application
@@ -991,82 +1138,25 @@ static int codec_buf_prepare(struct vb2_buffer *vb)
 	bool out = V4L2_TYPE_IS_OUTPUT(vb->type);
 	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
 	int port = out ? PORT_A : PORT_B;
-	unsigned long base = codec->port_base[port];
-	const char *q = out ? "OUTPUT" : "CAPTURE";
+	struct codec_plane pl;
 	unsigned int p;
+	int ret;
 
 	if (vb->num_planes != pix->num_planes)
 		return -EINVAL;
 	for (p = 0; p < pix->num_planes; p++) {
-		unsigned long size = pix->plane_fmt[p].sizeimage;
-		unsigned long len = vb2_plane_size(vb, p);
-		unsigned long off = out ? vb->planes[p].data_offset : 0;
 		/* The chroma plane of NV12M/NV21M: 16 bytes, the rest 8 KiB */
 		unsigned long align = out && p ? CHROMA_ALIGN : BUF_ALIGN;
-		const char *name = codec_plane_name(ctx, out, p);
-		unsigned long start, last;
-		u32 banks, bad;
 
-		if (len < off + size) {
-			dev_dbg(codec->dev, "%s buffer %u plane %u too small: %lu < %lu\n",
-				q, vb->index, p, len, off + size);
-			return -EINVAL;
-		}
-		/*
-		 * What the device reads (the picture's planes) or may write
-		 * (the whole bitstream buffer, DST_SIZE).
-		 */
-		start = vb2_dma_contig_plane_dma_addr(vb, p) + off;
-		last = start + (out ? size : len) - 1;
-		if (!IS_ALIGNED(start, align) || start < base ||
-		    last - base >= PORT_WINDOW) {
-			dev_warn_ratelimited(codec->dev,
-					     "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: not %s aligned inside port %c's window 0x%08lx-0x%08lx\n",
-					     q, vb->index, p, name, start, last,
-					     align == BUF_ALIGN ? "8 KiB" : "16-byte",
-					     'A' + port, base,
-					     base + PORT_WINDOW - 1);
-			return -EINVAL;
-		}
-		/*
-		 * The picture and the bitstream in different banks (the
-		 * device's rule, error 10 at START): a picture plane in a bank
-		 * of kind "b"'s regions, or a bitstream buffer in a bank
-		 * without them, might meet the other kind.
-		 */
-		banks = codec_banks(codec, start, last);
-		bad = codec->bitstream_banks ?
-		      banks & (out ? codec->bitstream_banks :
-				     ~codec->bitstream_banks) : 0;
-		if (bad) {
-			const struct codec_bank *b = &codec->bank[__ffs(bad)];
-
-			dev_warn_ratelimited(codec->dev,
-					     "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: %s bank 0x%08lx-0x%08lx%s; the device reads pictures and writes the bitstream in different banks\n",
-					     q, vb->index, p, name, start, last,
-					     out ? "in the bitstream's" : "in",
-					     b->start, b->last,
-					     out ? " (kind \"b\")" :
-						   ", where pictures (kind \"a\") may be");
-			return -EINVAL;
-		}
-		/*
-		 * A picture is sizeimage bytes: less would encode what is not
-		 * there.  A payload of 0 means the whole buffer (an imported
-		 * DMABUF queued with bytesused and length 0 gets here so: vb2
-		 * takes the length from the DMABUF only after it has derived
-		 * bytesused from it).
-		 */
-		if (!out)
-			continue;
-		if (!vb2_get_plane_payload(vb, p))
-			vb2_set_plane_payload(vb, p, len);
-		if (vb2_get_plane_payload(vb, p) < off + size) {
-			dev_dbg(codec->dev, "OUTPUT buffer %u plane %u: payload %lu < %lu\n",
-				vb->index, p, vb2_get_plane_payload(vb, p),
-				off + size);
-			return -EINVAL;
-		}
+		ret = codec_plane_locate(ctx, vb, p, &pl);
+		if (!ret)
+			ret = codec_check_window(codec, &pl, port, align);
+		if (!ret)
+			ret = codec_check_bank(codec, &pl, out);
+		if (!ret && out)
+			ret = codec_check_payload(ctx, vb, p);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -1307,7 +1397,7 @@ static int codec_place_port(struct codec_dev *codec, int p, const char *kind)
 	}
 	if (info.upper_bound - info.lower_bound > PORT_WINDOW)
 		dev_warn(codec->dev,
-			 "kind \"%s\" spans 0x%08lx-0x%08lx, more than the 128 MiB port %c reaches: buffers beyond are refused\n",
+			 "kind \"%s\" spans 0x%08lx-0x%08lx: more than port %c's 128 MiB window\n",
 			 kind, info.lower_bound, info.upper_bound - 1, 'A' + p);
 	base = info.upper_bound > PORT_WINDOW ?
 	       ALIGN(info.upper_bound - PORT_WINDOW, PORT_BASE_ALIGN) : 0;
@@ -1377,82 +1467,91 @@ static void codec_vdev_release(struct video_device *vfd)
 	kfree(codec);
 }
 
-static int codec_probe(struct platform_device *pdev)
+/* The registers, the device's ID, its interrupt; the device reset */
+static int codec_map(struct codec_dev *codec, struct platform_device *pdev)
 {
-	struct codec_dev *codec;
 	u32 id;
-	int ret;
-
-	codec = kzalloc(sizeof(*codec), GFP_KERNEL);
-	if (!codec)
-		return -ENOMEM;
-	codec->dev = &pdev->dev;
-	codec->mplane = s5p_multiplanar(&pdev->dev, multiplanar);
-	mutex_init(&codec->mutex);
-	spin_lock_init(&codec->lock);
-	INIT_DELAYED_WORK(&codec->watchdog, codec_watchdog);
-	INIT_WORK(&codec->abort_work, codec_abort_work);
 
 	codec->regs = devm_platform_ioremap_resource(pdev, 0);
-	if (IS_ERR(codec->regs)) {
-		ret = PTR_ERR(codec->regs);
-		goto free;
-	}
+	if (IS_ERR(codec->regs))
+		return PTR_ERR(codec->regs);
 	id = readl(codec->regs + CODEC_ID);
 	if (id != CODEC_ID_VALUE) {
-		dev_err(&pdev->dev, "unknown device ID 0x%08x\n", id);
-		ret = -ENODEV;
-		goto free;
+		dev_err(codec->dev, "unknown device ID 0x%08x\n", id);
+		return -ENODEV;
 	}
 	codec_write(codec, CODEC_CMD, CODEC_CMD_RESET);
 
 	codec->irq = platform_get_irq(pdev, 0);
-	if (codec->irq < 0) {
-		ret = codec->irq;
-		goto free;
-	}
+	return codec->irq < 0 ? codec->irq : 0;
+}
 
-	/*
-	 * The memory ports: one child device per kind, through which its
-	 * buffers are allocated and mapped (no segment size limit: each
-	 * buffer is one contiguous chunk).
-	 */
-	codec->port[PORT_A] = devm_cma_kind_device_create(&pdev->dev, "a");
-	codec->port[PORT_B] = devm_cma_kind_device_create(&pdev->dev, "b");
-	if (IS_ERR(codec->port[PORT_A]) || IS_ERR(codec->port[PORT_B])) {
-		ret = IS_ERR(codec->port[PORT_A]) ? PTR_ERR(codec->port[PORT_A]) :
-						  PTR_ERR(codec->port[PORT_B]);
-		goto free;
-	}
+/*
+ * Kinds "a" and "b" in the same memory (one region for both, say) is a
+ * placement error the device will report at every job: known at probe,
+ * so said at probe too.
+ */
+static void codec_check_kinds(struct codec_dev *codec)
+{
+	const char *name = dev_name(codec->dev);
+
+	if (!codec->kind_hi[PORT_A] || !codec->kind_hi[PORT_B] ||
+	    codec->kind_lo[PORT_A] >= codec->kind_hi[PORT_B] ||
+	    codec->kind_lo[PORT_B] >= codec->kind_hi[PORT_A])
+		return;
+	dev_err(codec->dev,
+		"placement error: kinds \"a\" (%#lx-%#lx) and \"b\" (%#lx-%#lx) share memory\n",
+		codec->kind_lo[PORT_A], codec->kind_hi[PORT_A] - 1,
+		codec->kind_lo[PORT_B], codec->kind_hi[PORT_B] - 1);
+	dev_err(codec->dev,
+		"every job will fail: cma_map= must put %s/a and %s/b in different banks\n",
+		name, name);
+}
+
+/*
+ * The memory ports: one child device per kind, through which its buffers
+ * are allocated and mapped (no segment size limit: each buffer is one
+ * contiguous chunk), each port's window placed over its kind's regions;
+ * then the memory banks.
+ */
+static int codec_setup_ports(struct codec_dev *codec)
+{
+	int ret;
+
+	codec->port[PORT_A] = devm_cma_kind_device_create(codec->dev, "a");
+	if (IS_ERR(codec->port[PORT_A]))
+		return PTR_ERR(codec->port[PORT_A]);
+	codec->port[PORT_B] = devm_cma_kind_device_create(codec->dev, "b");
+	if (IS_ERR(codec->port[PORT_B]))
+		return PTR_ERR(codec->port[PORT_B]);
 	ret = codec_place_port(codec, PORT_A, "a");
 	if (!ret)
 		ret = codec_place_port(codec, PORT_B, "b");
 	if (ret)
-		goto free;
+		return ret;
 	codec_read_banks(codec);
-	/*
-	 * Kinds "a" and "b" in the same memory (one region for both, say) is
-	 * a placement error the device will report at every job: known now,
-	 * so say so at probe too.
-	 */
-	if (codec->kind_hi[PORT_A] && codec->kind_hi[PORT_B] &&
-	    codec->kind_lo[PORT_A] < codec->kind_hi[PORT_B] &&
-	    codec->kind_lo[PORT_B] < codec->kind_hi[PORT_A])
-		dev_err(codec->dev,
-			"placement error: kinds \"a\" (0x%08lx-0x%08lx) and \"b\" (0x%08lx-0x%08lx) share memory, the device will refuse every job; cma_map= must put %s/a and %s/b in different banks\n",
-			codec->kind_lo[PORT_A], codec->kind_hi[PORT_A] - 1,
-			codec->kind_lo[PORT_B], codec->kind_hi[PORT_B] - 1,
-			dev_name(codec->dev), dev_name(codec->dev));
+	codec_check_kinds(codec);
+	return 0;
+}
 
-	/* A media device, so that the video node's function is known */
-	codec->mdev.dev = &pdev->dev;
+/*
+ * The media device (so that the video node's function is known), the
+ * V4L2 and mem2mem devices, the interrupt and the video node.  On
+ * failure codec is freed: by codec_vdev_release() once the video device
+ * was registered, here before.
+ */
+static int codec_register(struct codec_dev *codec)
+{
+	int ret;
+
+	codec->mdev.dev = codec->dev;
 	strscpy(codec->mdev.model, CODEC_NAME, sizeof(codec->mdev.model));
-	snprintf(codec->mdev.bus_info, sizeof(codec->mdev.bus_info), "platform:%s",
-		 dev_name(&pdev->dev));
+	snprintf(codec->mdev.bus_info, sizeof(codec->mdev.bus_info),
+		 "platform:%s", dev_name(codec->dev));
 	media_device_init(&codec->mdev);
 	codec->v4l2_dev.mdev = &codec->mdev;
 
-	ret = v4l2_device_register(&pdev->dev, &codec->v4l2_dev);
+	ret = v4l2_device_register(codec->dev, &codec->v4l2_dev);
 	if (ret)
 		goto cleanup_media;
 	codec->m2m_dev = v4l2_m2m_init(&codec_m2m_ops);
@@ -1469,19 +1568,19 @@ static int codec_probe(struct platform_device *pdev)
 		.minor = -1,
 		.release = codec_vdev_release,
 		.device_caps = (codec->mplane ? V4L2_CAP_VIDEO_M2M_MPLANE :
-					      V4L2_CAP_VIDEO_M2M) |
+						V4L2_CAP_VIDEO_M2M) |
 			       V4L2_CAP_STREAMING,
 		.lock = &codec->mutex,
 		.v4l2_dev = &codec->v4l2_dev,
 	};
 	video_set_drvdata(&codec->vfd, codec);
-	platform_set_drvdata(pdev, codec);
 	/*
 	 * Not devm: the handler's cookie is codec, which the video device's
 	 * release may free before devres runs; codec_remove() frees the
 	 * interrupt before that can happen.
 	 */
-	ret = request_irq(codec->irq, codec_irq, 0, dev_name(&pdev->dev), codec);
+	ret = request_irq(codec->irq, codec_irq, 0, dev_name(codec->dev),
+			  codec);
 	if (ret)
 		goto release_m2m;
 	ret = video_register_device(&codec->vfd, VFL_TYPE_VIDEO, -1);
@@ -1494,9 +1593,6 @@ static int codec_probe(struct platform_device *pdev)
 	ret = media_device_register(&codec->mdev);
 	if (ret)
 		goto unreg_mc;
-	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s, %s API\n",
-		 video_device_node_name(&codec->vfd),
-		 codec->mplane ? "multi-planar" : "single-planar");
 	return 0;
 
 unreg_mc:
@@ -1514,9 +1610,41 @@ unreg_v4l2:
 	v4l2_device_unregister(&codec->v4l2_dev);
 cleanup_media:
 	media_device_cleanup(&codec->mdev);
-free:
 	kfree(codec);
 	return ret;
+}
+
+static int codec_probe(struct platform_device *pdev)
+{
+	struct codec_dev *codec;
+	int ret;
+
+	codec = kzalloc(sizeof(*codec), GFP_KERNEL);
+	if (!codec)
+		return -ENOMEM;
+	codec->dev = &pdev->dev;
+	codec->mplane = s5p_multiplanar(&pdev->dev, multiplanar);
+	mutex_init(&codec->mutex);
+	spin_lock_init(&codec->lock);
+	INIT_DELAYED_WORK(&codec->watchdog, codec_watchdog);
+	INIT_WORK(&codec->abort_work, codec_abort_work);
+
+	ret = codec_map(codec, pdev);
+	if (!ret)
+		ret = codec_setup_ports(codec);
+	if (ret) {
+		kfree(codec);
+		return ret;
+	}
+	platform_set_drvdata(pdev, codec);
+	/* From here on codec is freed by codec_register() or its release */
+	ret = codec_register(codec);
+	if (ret)
+		return ret;
+	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s, %s API\n",
+		 video_device_node_name(&codec->vfd),
+		 codec->mplane ? "multi-planar" : "single-planar");
+	return 0;
 }
 
 static int codec_remove(struct platform_device *pdev)
