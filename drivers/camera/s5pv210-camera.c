@@ -48,7 +48,7 @@
 static unsigned int multiplanar = 2;
 module_param(multiplanar, uint, 0444);
 MODULE_PARM_DESC(multiplanar,
-		 "1: single-planar API (YUYV, NV12), 2: multi-planar API (YUYV, NV12, NV12M; default)");
+		 "1: single-planar API (YUYV, NV12), 2: multi-planar API (and NV12M; default)");
 
 /* Registers */
 #define CAM_ID			0x000
@@ -111,17 +111,11 @@ MODULE_PARM_DESC(multiplanar,
 
 enum { PORT_Y, PORT_C, NUM_PORTS };
 
-struct cam_format {
-	u32 fourcc;
-	u32 hw_format;
-	u8 buffers;		/* v4l2 planes (memory buffers) */
-	u8 bpp;			/* bytes per pixel of the first plane's lines */
-};
-
-static const struct cam_format cam_formats[] = {
-	{ V4L2_PIX_FMT_YUYV, HW_FMT_YUYV, 1, 2 },
-	{ V4L2_PIX_FMT_NV12, HW_FMT_NV12, 1, 1 },
-	{ V4L2_PIX_FMT_NV12M, HW_FMT_NV12, 2, 1 },
+/* The first is the default */
+static const struct s5p_fmt cam_formats[] = {
+	{ V4L2_PIX_FMT_YUYV, HW_FMT_YUYV, false, 1 },
+	{ V4L2_PIX_FMT_NV12, HW_FMT_NV12, true, 1 },
+	{ V4L2_PIX_FMT_NV12M, HW_FMT_NV12, true, 2 },
 };
 
 /* Frame intervals, shortest first */
@@ -131,6 +125,11 @@ static const struct v4l2_fract cam_intervals[] = {
 };
 
 #define CAM_DEF_INTERVAL	2	/* 1/30 s */
+
+/* Picture sizes (cam_try_format()'s v4l_bound_align_image() call) */
+static const struct v4l2_frmsize_stepwise cam_sizes = {
+	CAM_MIN_WIDTH, CAM_MAX_WIDTH, 8, CAM_MIN_HEIGHT, CAM_MAX_HEIGHT, 2
+};
 
 struct cam_buffer {
 	struct vb2_v4l2_buffer vb;
@@ -151,7 +150,7 @@ struct cam_dev {
 
 	/* Format and rate; changed only while not streaming (lock) */
 	struct v4l2_pix_format_mplane fmt;
-	const struct cam_format *cfmt;
+	const struct s5p_fmt *cfmt;
 	unsigned int interval;		/* index in cam_intervals */
 
 	/* Capture state (slock) */
@@ -177,25 +176,20 @@ static inline void cam_write(struct cam_dev *cam, u32 reg, u32 val)
 }
 
 /* The format @fourcc, if the API in use (@mplane or not) offers it */
-static const struct cam_format *cam_find_format(u32 fourcc, bool mplane)
+static const struct s5p_fmt *cam_find_format(u32 fourcc, bool mplane)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cam_formats); i++)
-		if (cam_formats[i].fourcc == fourcc &&
-		    (mplane || cam_formats[i].buffers == 1))
-			return &cam_formats[i];
-	return NULL;
+	return s5p_find_fmt(cam_formats, ARRAY_SIZE(cam_formats), fourcc,
+			    mplane);
 }
 
 /*
  * Adjust @pix to what the block can produce, the V4L2 way.  The
  * single-planar API (!@mplane) has no format with two buffers.
  */
-static const struct cam_format *
+static const struct s5p_fmt *
 cam_try_format(struct v4l2_pix_format_mplane *pix, bool mplane)
 {
-	const struct cam_format *f = cam_find_format(pix->pixelformat, mplane);
+	const struct s5p_fmt *f = cam_find_format(pix->pixelformat, mplane);
 	u32 w, h, bpl;
 
 	if (!f)
@@ -204,7 +198,7 @@ cam_try_format(struct v4l2_pix_format_mplane *pix, bool mplane)
 	h = pix->height;
 	v4l_bound_align_image(&w, CAM_MIN_WIDTH, CAM_MAX_WIDTH, 3,
 			      &h, CAM_MIN_HEIGHT, CAM_MAX_HEIGHT, 1, 0);
-	bpl = ALIGN(w * f->bpp, CAM_STRIDE_ALIGN);
+	bpl = ALIGN(s5p_fmt_line(f, w), CAM_STRIDE_ALIGN);
 
 	memset(pix, 0, sizeof(*pix));
 	pix->pixelformat = f->fourcc;
@@ -215,17 +209,7 @@ cam_try_format(struct v4l2_pix_format_mplane *pix, bool mplane)
 	pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
 	pix->quantization = V4L2_QUANTIZATION_LIM_RANGE;
 	pix->xfer_func = V4L2_XFER_FUNC_709;
-	pix->num_planes = f->buffers;
-	pix->plane_fmt[0].bytesperline = bpl;
-	if (f->fourcc == V4L2_PIX_FMT_NV12M) {
-		pix->plane_fmt[0].sizeimage = bpl * h;
-		pix->plane_fmt[1].bytesperline = bpl;
-		pix->plane_fmt[1].sizeimage = bpl * h / 2;
-	} else if (f->fourcc == V4L2_PIX_FMT_NV12) {
-		pix->plane_fmt[0].sizeimage = bpl * h * 3 / 2;
-	} else {
-		pix->plane_fmt[0].sizeimage = bpl * h;
-	}
+	s5p_fmt_planes(pix, f, bpl);
 	return f;
 }
 
@@ -248,10 +232,10 @@ static void cam_fill_slots(struct cam_dev *cam)
 		u32 l0 = vb2_plane_size(vb, 0), l1 = 0;
 
 		list_del(&buf->list);
-		if (cam->cfmt->fourcc == V4L2_PIX_FMT_NV12M) {
+		if (cam->cfmt->buffers == 2) {
 			a1 = vb2_dma_contig_plane_dma_addr(vb, 1);
 			l1 = vb2_plane_size(vb, 1);
-		} else if (cam->cfmt->fourcc == V4L2_PIX_FMT_NV12) {
+		} else if (cam->cfmt->planar) {
 			/* The chroma plane follows the luma plane. */
 			a1 = a0 + y_size;
 			l1 = l0 - y_size;
@@ -357,25 +341,15 @@ static int cam_queue_setup(struct vb2_queue *q, unsigned int *nbuffers,
 			   struct device *alloc_devs[])
 {
 	struct cam_dev *cam = vb2_get_drv_priv(q);
-	const struct v4l2_pix_format_mplane *pix = &cam->fmt;
 	unsigned int p;
+	int ret;
 
-	if (*nplanes) {
-		if (*nplanes != pix->num_planes)
-			return -EINVAL;
-		for (p = 0; p < *nplanes; p++)
-			if (sizes[p] < pix->plane_fmt[p].sizeimage)
-				return -EINVAL;
-	} else {
-		*nplanes = pix->num_planes;
-		for (p = 0; p < *nplanes; p++)
-			sizes[p] = pix->plane_fmt[p].sizeimage;
-	}
-	for (p = 0; p < *nplanes; p++) {
-		/* 8 KiB at least, so 8 KiB aligned (CAM_EXPORT_ALIGN) */
-		sizes[p] = max_t(unsigned int, sizes[p], CAM_EXPORT_ALIGN);
+	/* 8 KiB at least, so 8 KiB aligned (CAM_EXPORT_ALIGN) */
+	ret = s5p_queue_sizes(&cam->fmt, nplanes, sizes, CAM_EXPORT_ALIGN);
+	if (ret)
+		return ret;
+	for (p = 0; p < *nplanes; p++)
 		alloc_devs[p] = cam->port[p ? PORT_C : PORT_Y];
-	}
 	return 0;
 }
 
@@ -435,7 +409,7 @@ static int cam_start_streaming(struct vb2_queue *q, unsigned int count)
 	spin_lock_irqsave(&cam->slock, flags);
 	cam_write(cam, CAM_CTRL, 0);
 	cam_write(cam, CAM_BUF_RELEASE, GENMASK(CAM_SLOTS - 1, 0));
-	cam_write(cam, CAM_FORMAT, cam->cfmt->hw_format);
+	cam_write(cam, CAM_FORMAT, cam->cfmt->hw);
 	cam_write(cam, CAM_WIDTH, pix->width);
 	cam_write(cam, CAM_HEIGHT, pix->height);
 	cam_write(cam, CAM_STRIDE, pix->plane_fmt[0].bytesperline);
@@ -547,30 +521,24 @@ static int cam_querycap(struct file *file, void *priv,
 {
 	struct cam_dev *cam = video_drvdata(file);
 
-	strscpy(cap->driver, CAM_NAME, sizeof(cap->driver));
-	strscpy(cap->card, "S5PV210 DMA-only camera", sizeof(cap->card));
-	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s",
-		 dev_name(cam->dev));
+	s5p_querycap(cap, cam->dev, CAM_NAME, "S5PV210 DMA-only camera");
 	return 0;
 }
 
 static int cam_enum_fmt(struct file *file, void *priv, struct v4l2_fmtdesc *f)
 {
 	struct cam_dev *cam = video_drvdata(file);
-	unsigned int i, n = 0;
+	const struct s5p_fmt *fmt;
 
 	/* The other API's type: what the core says to an ioctl it lacks */
 	if (f->type != cam->queue.type)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(cam_formats); i++) {
-		if (!cam->mplane && cam_formats[i].buffers > 1)
-			continue;
-		if (n++ == f->index) {
-			f->pixelformat = cam_formats[i].fourcc;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	fmt = s5p_enum_fmt(cam_formats, ARRAY_SIZE(cam_formats), f->index,
+			   cam->mplane);
+	if (!fmt)
+		return -EINVAL;
+	f->pixelformat = fmt->fourcc;
+	return 0;
 }
 
 static int cam_g_fmt(struct file *file, void *priv, struct v4l2_format *f)
@@ -596,7 +564,7 @@ static int cam_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 static int cam_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct cam_dev *cam = video_drvdata(file);
-	const struct cam_format *cfmt;
+	const struct s5p_fmt *cfmt;
 
 	if (!cam->mplane)
 		return -ENOTTY;
@@ -612,11 +580,11 @@ static int cam_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
  * The single-planar API (multiplanar=1): the same formats with one buffer,
  * kept in the multi-planar form the rest of the driver uses.
  */
-static const struct cam_format *
+static const struct s5p_fmt *
 cam_try_format_sp(struct v4l2_pix_format *pix,
 		  struct v4l2_pix_format_mplane *mp)
 {
-	const struct cam_format *cfmt;
+	const struct s5p_fmt *cfmt;
 
 	s5p_pix_to_mp(mp, pix);
 	cfmt = cam_try_format(mp, false);
@@ -649,7 +617,7 @@ static int cam_s_fmt_sp(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct cam_dev *cam = video_drvdata(file);
 	struct v4l2_pix_format_mplane mp;
-	const struct cam_format *cfmt;
+	const struct s5p_fmt *cfmt;
 
 	if (cam->mplane)
 		return -ENOTTY;
@@ -669,12 +637,7 @@ static int cam_enum_framesizes(struct file *file, void *priv,
 	if (fsize->index || !cam_find_format(fsize->pixel_format, cam->mplane))
 		return -EINVAL;
 	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
-	fsize->stepwise.min_width = CAM_MIN_WIDTH;
-	fsize->stepwise.max_width = CAM_MAX_WIDTH;
-	fsize->stepwise.step_width = 8;
-	fsize->stepwise.min_height = CAM_MIN_HEIGHT;
-	fsize->stepwise.max_height = CAM_MAX_HEIGHT;
-	fsize->stepwise.step_height = 2;
+	fsize->stepwise = cam_sizes;
 	return 0;
 }
 
@@ -873,10 +836,7 @@ static int cam_probe(struct platform_device *pdev)
 	/* Quiet, known state */
 	cam_write(cam, CAM_SWRESET, 1);
 
-	if (multiplanar != 1 && multiplanar != 2)
-		dev_warn(dev, "multiplanar=%u is neither 1 (single-planar API) nor 2 (multi-planar): using 2\n",
-			 multiplanar);
-	cam->mplane = multiplanar != 1;
+	cam->mplane = s5p_multiplanar(dev, multiplanar);
 	cam->fmt.pixelformat = V4L2_PIX_FMT_YUYV;
 	cam->fmt.width = CAM_DEF_WIDTH;
 	cam->fmt.height = CAM_DEF_HEIGHT;
@@ -905,19 +865,12 @@ static int cam_probe(struct platform_device *pdev)
 	cam->v4l2_dev.ctrl_handler = &cam->ctrls;
 
 	q = &cam->queue;
-	q->type = cam->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
-				V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	q->io_modes = VB2_MMAP | VB2_DMABUF;
-	q->drv_priv = cam;
-	q->buf_struct_size = sizeof(struct cam_buffer);
-	q->ops = &cam_vb2_ops;
-	q->mem_ops = &vb2_dma_contig_memops;
 	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
 			     V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
-	q->min_buffers_needed = 1;
-	q->lock = &cam->lock;
-	q->dev = cam->port[PORT_Y];
-	ret = vb2_queue_init(q);
+	ret = s5p_queue_init(q, cam->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+					      V4L2_BUF_TYPE_VIDEO_CAPTURE,
+			     &cam_vb2_ops, cam, sizeof(struct cam_buffer),
+			     &cam->lock, cam->port[PORT_Y]);
 	if (ret)
 		goto err_put;
 

@@ -45,6 +45,7 @@
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <linux/platform_device.h>
+#include <linux/ratelimit.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -65,7 +66,7 @@
 static unsigned int multiplanar = 2;
 module_param(multiplanar, uint, 0444);
 MODULE_PARM_DESC(multiplanar,
-		 "1: single-planar API (OUTPUT YUYV, UYVY, NV12, NV21), 2: multi-planar API (those and NV12M, NV21M; default)");
+		 "1: single-planar API, 2: multi-planar API (default; adds OUTPUT NV12M, NV21M)");
 
 /* Registers (hw/misc/s5pv210_codec.c) */
 #define CODEC_ID		0x00
@@ -148,11 +149,9 @@ static const char *const codec_error_name[] = {
  */
 #define JOB_TIMEOUT_MS		10000
 
-struct codec_fmt {
-	u32 fourcc;
-	u32 hw;
-	bool planar;		/* a luma and a chroma plane (4:2:0) */
-	u8 buffers;		/* memory buffers, V4L2's planes */
+/* Picture sizes (codec_adjust_raw()'s v4l_bound_align_image() call) */
+static const struct v4l2_frmsize_stepwise codec_sizes = {
+	MIN_SIZE, MAX_SIZE, 2, MIN_SIZE, MAX_SIZE, 2
 };
 
 /*
@@ -160,7 +159,7 @@ struct codec_fmt {
  * NV12M and NV21M, the two planes in two buffers (SRC_Y_OFFSET and
  * SRC_C_OFFSET each point into one), only with the multi-planar API.
  */
-static const struct codec_fmt codec_raw_formats[] = {
+static const struct s5p_fmt codec_raw_formats[] = {
 	{ V4L2_PIX_FMT_YUYV, CODEC_FMT_YUYV, false, 1 },
 	{ V4L2_PIX_FMT_UYVY, CODEC_FMT_UYVY, false, 1 },
 	{ V4L2_PIX_FMT_NV12, CODEC_FMT_NV12, true, 1 },
@@ -193,13 +192,22 @@ struct codec_dev {
 	unsigned int nr_banks;
 	u32 bitstream_banks;		/* banks kind "b" is in, one bit each */
 
-	struct mutex mutex;		/* serialises ioctls */
-	spinlock_t lock;		/* protects curr and removed */
+	/* The video device's and both queues' lock: ioctls, open, release */
+	struct mutex mutex;
+	/*
+	 * Taken in the interrupt handler too, lock guards curr, removed and
+	 * job_start; the registers, from a job's programming to its
+	 * interrupt, its abort or the device's removal; arming the watchdog
+	 * (so that codec_remove()'s cancel is final); and, since ending a job
+	 * changes them, every context's sequence numbers and m2m drain state
+	 * (last_src_buf, is_draining, has_stopped, next_buf_last).
+	 */
+	spinlock_t lock;
 	struct codec_ctx *curr;		/* context whose job is on the device */
-	bool removed;
-	unsigned long job_start;	/* jiffies */
-	struct delayed_work watchdog;
-	struct work_struct abort_work;
+	bool removed;			/* codec_remove() has begun */
+	unsigned long job_start;	/* jiffies when curr's job started */
+	struct delayed_work watchdog;	/* aborts a job that never ends */
+	struct work_struct abort_work;	/* fails a job run after removal */
 };
 
 /*
@@ -209,9 +217,9 @@ struct codec_dev {
  */
 struct codec_ctx {
 	struct v4l2_fh fh;
-	struct codec_dev *dev;
+	struct codec_dev *codec;
 	struct v4l2_ctrl_handler hdl;
-	const struct codec_fmt *fmt;
+	const struct s5p_fmt *fmt;
 	struct v4l2_pix_format_mplane raw;	/* OUTPUT */
 	struct v4l2_pix_format_mplane coded;	/* CAPTURE */
 	bool coded_size_set;	/* CAPTURE's sizeimage chosen by S_FMT */
@@ -229,26 +237,21 @@ static inline struct codec_ctx *file_to_ctx(struct file *file)
 	return fh_to_ctx(file->private_data);
 }
 
-static u32 codec_read(struct codec_dev *dev, u32 reg)
+static u32 codec_read(struct codec_dev *codec, u32 reg)
 {
-	return readl(dev->regs + reg);
+	return readl(codec->regs + reg);
 }
 
-static void codec_write(struct codec_dev *dev, u32 reg, u32 val)
+static void codec_write(struct codec_dev *codec, u32 reg, u32 val)
 {
-	writel(val, dev->regs + reg);
+	writel(val, codec->regs + reg);
 }
 
 /* The format @fourcc, if the API in use (@mplane or not) offers it */
-static const struct codec_fmt *codec_find_fmt(u32 fourcc, bool mplane)
+static const struct s5p_fmt *codec_find_fmt(u32 fourcc, bool mplane)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(codec_raw_formats); i++)
-		if (codec_raw_formats[i].fourcc == fourcc &&
-		    (mplane || codec_raw_formats[i].buffers == 1))
-			return &codec_raw_formats[i];
-	return NULL;
+	return s5p_find_fmt(codec_raw_formats, ARRAY_SIZE(codec_raw_formats),
+			    fourcc, mplane);
 }
 
 /* Worst realistic frame: 2 bytes a pixel plus the headers. */
@@ -261,7 +264,7 @@ static u32 codec_coded_size(u32 width, u32 height)
 
 static void codec_adjust_raw(struct v4l2_pix_format_mplane *pix, bool mplane)
 {
-	const struct codec_fmt *fmt = codec_find_fmt(pix->pixelformat, mplane);
+	const struct s5p_fmt *fmt = codec_find_fmt(pix->pixelformat, mplane);
 	u32 min_bpl, max_bpl, bpl;
 
 	if (!fmt)
@@ -269,26 +272,13 @@ static void codec_adjust_raw(struct v4l2_pix_format_mplane *pix, bool mplane)
 	pix->pixelformat = fmt->fourcc;
 	v4l_bound_align_image(&pix->width, MIN_SIZE, MAX_SIZE, 1,
 			      &pix->height, MIN_SIZE, MAX_SIZE, 1, 0);
-	min_bpl = ALIGN(fmt->planar ? pix->width : pix->width * 2,
-			STRIDE_ALIGN);
+	min_bpl = ALIGN(s5p_fmt_line(fmt, pix->width), STRIDE_ALIGN);
 	max_bpl = ALIGN(MAX_SIZE * 2, STRIDE_ALIGN);
 	bpl = clamp(ALIGN(pix->plane_fmt[0].bytesperline, STRIDE_ALIGN),
 		    min_bpl, max_bpl);
-	/*
-	 * The device reads both planes with one stride (SRC_STRIDE): the
-	 * chroma plane's lines are as long as the luma plane's.
-	 */
-	memset(pix->plane_fmt, 0, sizeof(pix->plane_fmt));
+	/* The device reads both planes with one stride (SRC_STRIDE) */
+	s5p_fmt_planes(pix, fmt, bpl);
 	memset(pix->reserved, 0, sizeof(pix->reserved));
-	pix->num_planes = fmt->buffers;
-	pix->plane_fmt[0].bytesperline = bpl;
-	pix->plane_fmt[0].sizeimage = bpl * pix->height;
-	if (fmt->planar && fmt->buffers == 2) {
-		pix->plane_fmt[1].bytesperline = bpl;
-		pix->plane_fmt[1].sizeimage = bpl * pix->height / 2;
-	} else if (fmt->planar) {
-		pix->plane_fmt[0].sizeimage += bpl * pix->height / 2;
-	}
 	pix->field = V4L2_FIELD_NONE;
 	pix->flags = 0;
 	/*
@@ -367,41 +357,35 @@ static void codec_adjust_coded(struct codec_ctx *ctx,
 static int codec_querycap(struct file *file, void *priv,
 			  struct v4l2_capability *cap)
 {
-	struct codec_dev *dev = video_drvdata(file);
+	struct codec_dev *codec = video_drvdata(file);
 
-	strscpy(cap->driver, CODEC_NAME, sizeof(cap->driver));
-	strscpy(cap->card, "S5PV210 Motion-JPEG encoder", sizeof(cap->card));
-	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s",
-		 dev_name(dev->dev));
+	s5p_querycap(cap, codec->dev, CODEC_NAME, "S5PV210 Motion-JPEG encoder");
 	return 0;
 }
 
 static int codec_enum_fmt_out(struct file *file, void *priv,
 			      struct v4l2_fmtdesc *f)
 {
-	struct codec_dev *dev = video_drvdata(file);
-	unsigned int i, n = 0;
+	struct codec_dev *codec = video_drvdata(file);
+	const struct s5p_fmt *fmt;
 
 	/* The other API's type: what the core says to an ioctl it lacks */
-	if (V4L2_TYPE_IS_MULTIPLANAR(f->type) != dev->mplane)
+	if (V4L2_TYPE_IS_MULTIPLANAR(f->type) != codec->mplane)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(codec_raw_formats); i++) {
-		if (!dev->mplane && codec_raw_formats[i].buffers > 1)
-			continue;
-		if (n++ == f->index) {
-			f->pixelformat = codec_raw_formats[i].fourcc;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	fmt = s5p_enum_fmt(codec_raw_formats, ARRAY_SIZE(codec_raw_formats),
+			   f->index, codec->mplane);
+	if (!fmt)
+		return -EINVAL;
+	f->pixelformat = fmt->fourcc;
+	return 0;
 }
 
 static int codec_enum_fmt_cap(struct file *file, void *priv,
 			      struct v4l2_fmtdesc *f)
 {
-	struct codec_dev *dev = video_drvdata(file);
+	struct codec_dev *codec = video_drvdata(file);
 
-	if (V4L2_TYPE_IS_MULTIPLANAR(f->type) != dev->mplane || f->index)
+	if (V4L2_TYPE_IS_MULTIPLANAR(f->type) != codec->mplane || f->index)
 		return -EINVAL;
 	f->pixelformat = V4L2_PIX_FMT_JPEG;
 	f->flags = V4L2_FMT_FLAG_COMPRESSED;
@@ -411,20 +395,15 @@ static int codec_enum_fmt_cap(struct file *file, void *priv,
 static int codec_enum_framesizes(struct file *file, void *priv,
 				 struct v4l2_frmsizeenum *fsize)
 {
-	struct codec_dev *dev = video_drvdata(file);
+	struct codec_dev *codec = video_drvdata(file);
 
 	if (fsize->index)
 		return -EINVAL;
-	if (!codec_find_fmt(fsize->pixel_format, dev->mplane) &&
+	if (!codec_find_fmt(fsize->pixel_format, codec->mplane) &&
 	    fsize->pixel_format != V4L2_PIX_FMT_JPEG)
 		return -EINVAL;
 	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
-	fsize->stepwise.min_width = MIN_SIZE;
-	fsize->stepwise.max_width = MAX_SIZE;
-	fsize->stepwise.step_width = 2;
-	fsize->stepwise.min_height = MIN_SIZE;
-	fsize->stepwise.max_height = MAX_SIZE;
-	fsize->stepwise.step_height = 2;
+	fsize->stepwise = codec_sizes;
 	return 0;
 }
 
@@ -437,7 +416,7 @@ static int codec_set_raw(struct codec_ctx *ctx, u32 type,
 	if (vb2_is_busy(vq))
 		return -EBUSY;
 	ctx->raw = *pix;
-	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat, ctx->dev->mplane);
+	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat, ctx->codec->mplane);
 	/*
 	 * CAPTURE follows: its buffer size too unless it has buffers (then
 	 * a frame that does not fit comes back in error, and the log says
@@ -489,7 +468,7 @@ static int codec_g_fmt_out_mp(struct file *file, void *priv,
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
 
-	if (!ctx->dev->mplane)
+	if (!ctx->codec->mplane)
 		return -ENOTTY;
 	f->fmt.pix_mp = ctx->raw;
 	return 0;
@@ -500,7 +479,7 @@ static int codec_g_fmt_cap_mp(struct file *file, void *priv,
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
 
-	if (!ctx->dev->mplane)
+	if (!ctx->codec->mplane)
 		return -ENOTTY;
 	f->fmt.pix_mp = ctx->coded;
 	return 0;
@@ -509,7 +488,7 @@ static int codec_g_fmt_cap_mp(struct file *file, void *priv,
 static int codec_try_fmt_out_mp(struct file *file, void *priv,
 				struct v4l2_format *f)
 {
-	if (!file_to_ctx(file)->dev->mplane)
+	if (!file_to_ctx(file)->codec->mplane)
 		return -ENOTTY;
 	codec_adjust_raw(&f->fmt.pix_mp, true);
 	return 0;
@@ -520,7 +499,7 @@ static int codec_try_fmt_cap_mp(struct file *file, void *priv,
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
 
-	if (!ctx->dev->mplane)
+	if (!ctx->codec->mplane)
 		return -ENOTTY;
 	codec_adjust_coded(ctx, &f->fmt.pix_mp);
 	return 0;
@@ -531,7 +510,7 @@ static int codec_s_fmt_out_mp(struct file *file, void *priv,
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
 
-	if (!ctx->dev->mplane)
+	if (!ctx->codec->mplane)
 		return -ENOTTY;
 	codec_adjust_raw(&f->fmt.pix_mp, true);
 	return codec_set_raw(ctx, f->type, &f->fmt.pix_mp);
@@ -542,7 +521,7 @@ static int codec_s_fmt_cap_mp(struct file *file, void *priv,
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
 
-	if (!ctx->dev->mplane)
+	if (!ctx->codec->mplane)
 		return -ENOTTY;
 	return codec_set_coded(ctx, &f->fmt.pix_mp);
 }
@@ -552,7 +531,7 @@ static int codec_g_fmt_out(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
 
-	if (ctx->dev->mplane)
+	if (ctx->codec->mplane)
 		return -ENOTTY;
 	s5p_pix_from_mp(&f->fmt.pix, &ctx->raw);
 	return 0;
@@ -562,7 +541,7 @@ static int codec_g_fmt_cap(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct codec_ctx *ctx = file_to_ctx(file);
 
-	if (ctx->dev->mplane)
+	if (ctx->codec->mplane)
 		return -ENOTTY;
 	s5p_pix_from_mp(&f->fmt.pix, &ctx->coded);
 	return 0;
@@ -573,7 +552,7 @@ static int codec_try_fmt_out(struct file *file, void *priv,
 {
 	struct v4l2_pix_format_mplane mp;
 
-	if (file_to_ctx(file)->dev->mplane)
+	if (file_to_ctx(file)->codec->mplane)
 		return -ENOTTY;
 	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	codec_adjust_raw(&mp, false);
@@ -587,7 +566,7 @@ static int codec_try_fmt_cap(struct file *file, void *priv,
 	struct codec_ctx *ctx = file_to_ctx(file);
 	struct v4l2_pix_format_mplane mp;
 
-	if (ctx->dev->mplane)
+	if (ctx->codec->mplane)
 		return -ENOTTY;
 	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	codec_adjust_coded(ctx, &mp);
@@ -601,7 +580,7 @@ static int codec_s_fmt_out(struct file *file, void *priv,
 	struct codec_ctx *ctx = file_to_ctx(file);
 	struct v4l2_pix_format_mplane mp;
 
-	if (ctx->dev->mplane)
+	if (ctx->codec->mplane)
 		return -ENOTTY;
 	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	codec_adjust_raw(&mp, false);
@@ -616,7 +595,7 @@ static int codec_s_fmt_cap(struct file *file, void *priv,
 	struct v4l2_pix_format_mplane mp;
 	int ret;
 
-	if (ctx->dev->mplane)
+	if (ctx->codec->mplane)
 		return -ENOTTY;
 	s5p_pix_to_mp(&mp, &f->fmt.pix);
 	ret = codec_set_coded(ctx, &mp);
@@ -630,7 +609,7 @@ static int codec_encoder_cmd(struct file *file, void *priv,
 	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
 	struct codec_ctx *ctx = file_to_ctx(file);
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
-	struct codec_dev *dev = ctx->dev;
+	struct codec_dev *codec = ctx->codec;
 	bool was_stopped, stopped;
 	unsigned long flags;
 	int ret;
@@ -649,11 +628,11 @@ static int codec_encoder_cmd(struct file *file, void *priv,
 	 * that job never ends.  The helper clears has_stopped on START: look
 	 * at it before.
 	 */
-	spin_lock_irqsave(&dev->lock, flags);
+	spin_lock_irqsave(&codec->lock, flags);
 	was_stopped = v4l2_m2m_has_stopped(m2m_ctx);
 	ret = v4l2_m2m_encoder_cmd(file, m2m_ctx, ec);
 	stopped = v4l2_m2m_has_stopped(m2m_ctx);
-	spin_unlock_irqrestore(&dev->lock, flags);
+	spin_unlock_irqrestore(&codec->lock, flags);
 	if (ret < 0)
 		return ret;
 	if (ec->cmd == V4L2_ENC_CMD_STOP && stopped)
@@ -731,7 +710,7 @@ static unsigned long codec_plane_addr(struct vb2_buffer *vb, unsigned int p)
 static void codec_device_run(void *priv)
 {
 	struct codec_ctx *ctx = priv;
-	struct codec_dev *dev = ctx->dev;
+	struct codec_dev *codec = ctx->codec;
 	struct vb2_v4l2_buffer *src, *dst;
 	unsigned long flags, y_pa, c_pa, dst_pa;
 	const struct v4l2_pix_format_mplane *raw = &ctx->raw;
@@ -751,48 +730,48 @@ static void codec_device_run(void *priv)
 		c_pa = y_pa + stride * raw->height;
 	dst_pa = vb2_dma_contig_plane_dma_addr(&dst->vb2_buf, 0);
 
-	spin_lock_irqsave(&dev->lock, flags);
-	dev->curr = ctx;
-	if (dev->removed) {
-		spin_unlock_irqrestore(&dev->lock, flags);
-		schedule_work(&dev->abort_work);
+	spin_lock_irqsave(&codec->lock, flags);
+	codec->curr = ctx;
+	if (codec->removed) {
+		spin_unlock_irqrestore(&codec->lock, flags);
+		schedule_work(&codec->abort_work);
 		return;
 	}
-	codec_write(dev, CODEC_PORT_BASE(PORT_A), dev->port_base[PORT_A]);
-	codec_write(dev, CODEC_PORT_BASE(PORT_B), dev->port_base[PORT_B]);
-	codec_write(dev, CODEC_SRC_FORMAT, ctx->fmt->hw);
-	codec_write(dev, CODEC_SRC_WIDTH, raw->width);
-	codec_write(dev, CODEC_SRC_HEIGHT, raw->height);
-	codec_write(dev, CODEC_SRC_STRIDE, stride);
-	codec_write(dev, CODEC_SRC_Y_OFFSET, y_pa - dev->port_base[PORT_A]);
-	codec_write(dev, CODEC_SRC_C_OFFSET, c_pa - dev->port_base[PORT_A]);
-	codec_write(dev, CODEC_DST_OFFSET, dst_pa - dev->port_base[PORT_B]);
-	codec_write(dev, CODEC_DST_SIZE, vb2_plane_size(&dst->vb2_buf, 0));
-	codec_write(dev, CODEC_QUALITY, ctx->quality);
-	codec_write(dev, CODEC_INT_ENABLE, CODEC_INT_DONE | CODEC_INT_ERROR);
-	codec_write(dev, CODEC_CMD, CODEC_CMD_START);
-	dev->job_start = jiffies;
+	codec_write(codec, CODEC_PORT_BASE(PORT_A), codec->port_base[PORT_A]);
+	codec_write(codec, CODEC_PORT_BASE(PORT_B), codec->port_base[PORT_B]);
+	codec_write(codec, CODEC_SRC_FORMAT, ctx->fmt->hw);
+	codec_write(codec, CODEC_SRC_WIDTH, raw->width);
+	codec_write(codec, CODEC_SRC_HEIGHT, raw->height);
+	codec_write(codec, CODEC_SRC_STRIDE, stride);
+	codec_write(codec, CODEC_SRC_Y_OFFSET, y_pa - codec->port_base[PORT_A]);
+	codec_write(codec, CODEC_SRC_C_OFFSET, c_pa - codec->port_base[PORT_A]);
+	codec_write(codec, CODEC_DST_OFFSET, dst_pa - codec->port_base[PORT_B]);
+	codec_write(codec, CODEC_DST_SIZE, vb2_plane_size(&dst->vb2_buf, 0));
+	codec_write(codec, CODEC_QUALITY, ctx->quality);
+	codec_write(codec, CODEC_INT_ENABLE, CODEC_INT_DONE | CODEC_INT_ERROR);
+	codec_write(codec, CODEC_CMD, CODEC_CMD_START);
+	codec->job_start = jiffies;
 	/*
 	 * Armed under the lock: once codec_remove() has set removed and
 	 * cancelled it, nothing arms it again.  mod_: still pending from an
 	 * earlier job, it must count from this one's start.
 	 */
-	mod_delayed_work(system_wq, &dev->watchdog,
+	mod_delayed_work(system_wq, &codec->watchdog,
 			 msecs_to_jiffies(JOB_TIMEOUT_MS));
-	spin_unlock_irqrestore(&dev->lock, flags);
+	spin_unlock_irqrestore(&codec->lock, flags);
 }
 
 /*
  * End the job of @ctx: both buffers done with @state, @size bytes of
- * bitstream.  Called with dev->lock held, the job still current.
+ * bitstream.  Called with codec->lock held, the job still current.
  */
-static void codec_job_done(struct codec_dev *dev, struct codec_ctx *ctx,
+static void codec_job_done(struct codec_dev *codec, struct codec_ctx *ctx,
 			   enum vb2_buffer_state state, u32 size)
 {
 	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
 	struct vb2_v4l2_buffer *src, *dst;
 
-	dev->curr = NULL;
+	codec->curr = NULL;
 	src = v4l2_m2m_src_buf_remove(ctx->fh.m2m_ctx);
 	dst = v4l2_m2m_dst_buf_remove(ctx->fh.m2m_ctx);
 	if (WARN_ON(!src || !dst))
@@ -816,38 +795,38 @@ static void codec_job_done(struct codec_dev *dev, struct codec_ctx *ctx,
 
 static irqreturn_t codec_irq(int irq, void *priv)
 {
-	struct codec_dev *dev = priv;
+	struct codec_dev *codec = priv;
 	struct codec_ctx *ctx;
 	u32 status, err = 0, size;
 	enum vb2_buffer_state state = VB2_BUF_STATE_DONE;
 	bool fatal = false;
 
-	spin_lock(&dev->lock);
-	status = codec_read(dev, CODEC_INT_STATUS);
+	spin_lock(&codec->lock);
+	status = codec_read(codec, CODEC_INT_STATUS);
 	if (!status) {
-		spin_unlock(&dev->lock);
+		spin_unlock(&codec->lock);
 		return IRQ_NONE;
 	}
-	codec_write(dev, CODEC_INT_STATUS, status);
-	ctx = dev->curr;
+	codec_write(codec, CODEC_INT_STATUS, status);
+	ctx = codec->curr;
 	if (!ctx) {
-		spin_unlock(&dev->lock);
-		dev_warn_ratelimited(dev->dev, "interrupt 0x%x with no job\n",
+		spin_unlock(&codec->lock);
+		dev_warn_ratelimited(codec->dev, "interrupt 0x%x with no job\n",
 				     status);
 		return IRQ_HANDLED;
 	}
-	size = codec_read(dev, CODEC_ENC_SIZE);
+	size = codec_read(codec, CODEC_ENC_SIZE);
 	if (status & CODEC_INT_ERROR) {
-		err = codec_read(dev, CODEC_ERROR);
+		err = codec_read(codec, CODEC_ERROR);
 		state = VB2_BUF_STATE_ERROR;
 	}
-	codec_job_done(dev, ctx, state, size);
-	spin_unlock(&dev->lock);
-	cancel_delayed_work(&dev->watchdog);
+	codec_job_done(codec, ctx, state, size);
+	spin_unlock(&codec->lock);
+	cancel_delayed_work(&codec->watchdog);
 
 	if (err == CODEC_ERR_DST_SIZE) {
-		dev_warn_ratelimited(dev->dev,
-				     "frame needs %u bytes, the CAPTURE buffer has %u: raise its sizeimage\n",
+		dev_warn_ratelimited(codec->dev,
+				     "frame needs %u bytes, CAPTURE has %u: raise its sizeimage\n",
 				     size, ctx->coded.plane_fmt[0].sizeimage);
 	} else if (err == CODEC_ERR_SAME_BANK) {
 		/*
@@ -859,12 +838,14 @@ static irqreturn_t codec_irq(int irq, void *priv)
 		 * device error repeats at every job until STREAMOFF, and an
 		 * application may restart streaming in a loop.
 		 */
-		dev_err_ratelimited(dev->dev,
-				    "placement error: the device found the picture (kind \"a\") and the bitstream (kind \"b\") in one memory bank; cma_map= must put %s/a and %s/b in different banks\n",
-				    dev_name(dev->dev), dev_name(dev->dev));
+		dev_err_ratelimited(codec->dev,
+				    "placement error: picture and bitstream in one memory bank\n");
+		dev_err_ratelimited(codec->dev,
+				    "cma_map= must put %s/a and %s/b in different banks\n",
+				    dev_name(codec->dev), dev_name(codec->dev));
 		fatal = true;
 	} else if (err) {
-		dev_err_ratelimited(dev->dev, "encoding failed: %s (error %u)\n",
+		dev_err_ratelimited(codec->dev, "encoding failed: %s (error %u)\n",
 				    err < ARRAY_SIZE(codec_error_name) ?
 				    codec_error_name[err] : "unknown", err);
 		fatal = true;
@@ -878,7 +859,7 @@ static irqreturn_t codec_irq(int irq, void *priv)
 		vb2_queue_error(v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx));
 		vb2_queue_error(v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx));
 	}
-	v4l2_m2m_job_finish(dev->m2m_dev, ctx->fh.m2m_ctx);
+	v4l2_m2m_job_finish(codec->m2m_dev, ctx->fh.m2m_ctx);
 	return IRQ_HANDLED;
 }
 
@@ -886,42 +867,42 @@ static irqreturn_t codec_irq(int irq, void *priv)
  * Fail the job on the device, resetting it: any job, or only @only's when
  * given.  @why, when given, is logged.
  */
-static void codec_abort_job(struct codec_dev *dev, struct codec_ctx *only,
+static void codec_abort_job(struct codec_dev *codec, struct codec_ctx *only,
 			    const char *why)
 {
 	struct codec_ctx *ctx;
 	unsigned long flags;
 
-	spin_lock_irqsave(&dev->lock, flags);
-	ctx = dev->curr;
+	spin_lock_irqsave(&codec->lock, flags);
+	ctx = codec->curr;
 	if (!ctx || (only && ctx != only)) {
-		spin_unlock_irqrestore(&dev->lock, flags);
+		spin_unlock_irqrestore(&codec->lock, flags);
 		return;
 	}
-	if (!dev->removed) {
-		codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
+	if (!codec->removed) {
+		codec_write(codec, CODEC_CMD, CODEC_CMD_RESET);
 		if (why)
-			dev_err(dev->dev, "%s: device reset\n", why);
+			dev_err(codec->dev, "%s: device reset\n", why);
 	}
-	codec_job_done(dev, ctx, VB2_BUF_STATE_ERROR, 0);
-	spin_unlock_irqrestore(&dev->lock, flags);
-	v4l2_m2m_job_finish(dev->m2m_dev, ctx->fh.m2m_ctx);
+	codec_job_done(codec, ctx, VB2_BUF_STATE_ERROR, 0);
+	spin_unlock_irqrestore(&codec->lock, flags);
+	v4l2_m2m_job_finish(codec->m2m_dev, ctx->fh.m2m_ctx);
 }
 
 static void codec_watchdog(struct work_struct *work)
 {
-	struct codec_dev *dev = container_of(to_delayed_work(work),
-					     struct codec_dev, watchdog);
+	struct codec_dev *codec = container_of(to_delayed_work(work),
+					       struct codec_dev, watchdog);
 	unsigned long timeout = msecs_to_jiffies(JOB_TIMEOUT_MS);
 	unsigned long flags;
 	bool late;
 
 	/* Armed for an earlier job that has ended since? */
-	spin_lock_irqsave(&dev->lock, flags);
-	late = dev->curr && time_after_eq(jiffies, dev->job_start + timeout);
-	spin_unlock_irqrestore(&dev->lock, flags);
+	spin_lock_irqsave(&codec->lock, flags);
+	late = codec->curr && time_after_eq(jiffies, codec->job_start + timeout);
+	spin_unlock_irqrestore(&codec->lock, flags);
 	if (late)
-		codec_abort_job(dev, NULL, "encode timed out");
+		codec_abort_job(codec, NULL, "encode timed out");
 }
 
 static void codec_abort_work(struct work_struct *work)
@@ -933,7 +914,7 @@ static void codec_abort_work(struct work_struct *work)
 /*
  * STREAMOFF or close while this context's job is on the device (the m2m
  * core waits for the job to finish after this, holding the queue's lock,
- * which is dev->mutex): reset the device and fail the job now, rather
+ * which is codec->mutex): reset the device and fail the job now, rather
  * than wait for its interrupt, or on a stuck device for the watchdog.  A
  * job that has just ended, or is not yet on the device, is left alone.
  */
@@ -941,7 +922,7 @@ static void codec_job_abort(void *priv)
 {
 	struct codec_ctx *ctx = priv;
 
-	codec_abort_job(ctx->dev, ctx, NULL);
+	codec_abort_job(ctx->codec, ctx, NULL);
 }
 
 static const struct v4l2_m2m_ops codec_m2m_ops = {
@@ -957,29 +938,17 @@ static int codec_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 {
 	struct codec_ctx *ctx = vb2_get_drv_priv(vq);
 	bool out = V4L2_TYPE_IS_OUTPUT(vq->type);
-	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
 	unsigned int p;
+	int ret;
 
-	if (*nplanes) {
-		if (*nplanes != pix->num_planes)
-			return -EINVAL;
-		for (p = 0; p < *nplanes; p++)
-			if (sizes[p] < pix->plane_fmt[p].sizeimage)
-				return -EINVAL;
-	} else {
-		*nplanes = pix->num_planes;
-		for (p = 0; p < *nplanes; p++)
-			sizes[p] = pix->plane_fmt[p].sizeimage;
-	}
-	/*
-	 * The DMA API aligns a buffer to the order of its size: 8 KiB long
-	 * at least is 8 KiB aligned, as the ports want (BUF_ALIGN).  Both
-	 * planes of a picture through port A, kind "a".
-	 */
-	for (p = 0; p < *nplanes; p++) {
-		sizes[p] = max_t(unsigned int, sizes[p], BUF_ALIGN);
-		alloc_devs[p] = ctx->dev->port[out ? PORT_A : PORT_B];
-	}
+	/* 8 KiB long at least, so 8 KiB aligned, as the ports want */
+	ret = s5p_queue_sizes(out ? &ctx->raw : &ctx->coded, nplanes, sizes,
+			      BUF_ALIGN);
+	if (ret)
+		return ret;
+	/* Both planes of a picture through port A, kind "a" */
+	for (p = 0; p < *nplanes; p++)
+		alloc_devs[p] = ctx->codec->port[out ? PORT_A : PORT_B];
 	return 0;
 }
 
@@ -993,14 +962,14 @@ static int codec_buf_out_validate(struct vb2_buffer *vb)
 }
 
 /* The memory banks [@start, @last] touches, one bit a bank */
-static u32 codec_banks(struct codec_dev *dev, unsigned long start,
+static u32 codec_banks(struct codec_dev *codec, unsigned long start,
 		       unsigned long last)
 {
 	u32 banks = 0;
 	unsigned int i;
 
-	for (i = 0; i < dev->nr_banks; i++)
-		if (start <= dev->bank[i].last && last >= dev->bank[i].start)
+	for (i = 0; i < codec->nr_banks; i++)
+		if (start <= codec->bank[i].last && last >= codec->bank[i].start)
 			banks |= BIT(i);
 	return banks;
 }
@@ -1019,6 +988,141 @@ static const char *codec_plane_name(const struct codec_ctx *ctx, bool out,
 }
 
 /*
+ * Plane @p of buffer @vb at QBUF: what it holds (codec_plane_name()) and
+ * what of it the device reads (a picture plane: sizeimage bytes from its
+ * data_offset) or may write (a bitstream buffer: all of it, DST_SIZE).
+ */
+struct codec_plane {
+	struct vb2_buffer *vb;
+	unsigned int p;
+	const char *name;
+	unsigned long start, last;
+};
+
+/*
+ * Plane @p of @vb as @pl; -EINVAL if it is shorter than the format says
+ * (after its data_offset, on OUTPUT).
+ */
+static int codec_plane_locate(const struct codec_ctx *ctx,
+			      struct vb2_buffer *vb, unsigned int p,
+			      struct codec_plane *pl)
+{
+	bool out = V4L2_TYPE_IS_OUTPUT(vb->type);
+	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
+	unsigned long size = pix->plane_fmt[p].sizeimage;
+	unsigned long len = vb2_plane_size(vb, p);
+	unsigned long off = out ? vb->planes[p].data_offset : 0;
+
+	if (len < off + size) {
+		dev_dbg(ctx->codec->dev, "%s buffer %u plane %u too small: %lu < %lu\n",
+			out ? "OUTPUT" : "CAPTURE", vb->index, p, len, off + size);
+		return -EINVAL;
+	}
+	pl->vb = vb;
+	pl->p = p;
+	pl->name = codec_plane_name(ctx, out, p);
+	pl->start = vb2_dma_contig_plane_dma_addr(vb, p) + off;
+	pl->last = pl->start + (out ? size : len) - 1;
+	return 0;
+}
+
+/*
+ * Say why @pl is refused: "<queue> buffer <n> plane <p> (<what>) at
+ * <start>-<last> refused: " and the reason, @fmt.  The caller's @rs, one
+ * a reason, limits the rate as dev_warn_ratelimited() would: an
+ * application may queue the same buffer in a loop.
+ */
+static __printf(4, 5) void codec_refuse(struct codec_dev *codec,
+					struct ratelimit_state *rs,
+					const struct codec_plane *pl,
+					const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (!__ratelimit(rs))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_warn(codec->dev, "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: %pV\n",
+		 V4L2_TYPE_IS_OUTPUT(pl->vb->type) ? "OUTPUT" : "CAPTURE",
+		 pl->vb->index, pl->p, pl->name, pl->start, pl->last, &vaf);
+	va_end(args);
+}
+
+/*
+ * The port's rule: @pl inside port @port's 128 MiB window, @align
+ * aligned (8 KiB, the chroma plane of NV12M and NV21M 16 bytes).
+ */
+static int codec_check_window(struct codec_dev *codec,
+			      const struct codec_plane *pl, int port,
+			      unsigned long align)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	unsigned long base = codec->port_base[port];
+
+	if (IS_ALIGNED(pl->start, align) && pl->start >= base &&
+	    pl->last - base < PORT_WINDOW)
+		return 0;
+	codec_refuse(codec, &rs, pl,
+		     "not %s aligned inside port %c's window 0x%08lx-0x%08lx",
+		     align == BUF_ALIGN ? "8 KiB" : "16-byte", 'A' + port,
+		     base, base + PORT_WINDOW - 1);
+	return -EINVAL;
+}
+
+/*
+ * The device's rule for banks (error 10 at START): the picture and the
+ * bitstream in different ones.  A picture plane (@out) in a bank of kind
+ * "b"'s regions, or a bitstream buffer in a bank without them, might
+ * meet the other kind.  Without a bank map, or without kind "b", the
+ * device's own check is all there is.
+ */
+static int codec_check_bank(struct codec_dev *codec,
+			    const struct codec_plane *pl, bool out)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	u32 others = out ? codec->bitstream_banks : ~codec->bitstream_banks;
+	u32 bad = codec_banks(codec, pl->start, pl->last) & others;
+	const struct codec_bank *b;
+
+	if (!codec->bitstream_banks || !bad)
+		return 0;
+	b = &codec->bank[__ffs(bad)];
+	codec_refuse(codec, &rs, pl,
+		     "%s bank 0x%08lx-0x%08lx%s; pictures and bitstream need different banks",
+		     out ? "in the bitstream's" : "in", b->start, b->last,
+		     out ? " (kind \"b\")" : ", where pictures (kind \"a\") may be");
+	return -EINVAL;
+}
+
+/*
+ * A picture is sizeimage bytes from its data_offset: less would encode
+ * what is not there.  A payload of 0 means the whole buffer (an imported
+ * DMABUF queued with bytesused and length 0 gets here so: vb2 takes the
+ * length from the DMABUF only after it has derived bytesused from it).
+ */
+static int codec_check_payload(const struct codec_ctx *ctx,
+			       struct vb2_buffer *vb, unsigned int p)
+{
+	unsigned long need = vb->planes[p].data_offset +
+			     ctx->raw.plane_fmt[p].sizeimage;
+	unsigned long payload;
+
+	if (!vb2_get_plane_payload(vb, p))
+		vb2_set_plane_payload(vb, p, vb2_plane_size(vb, p));
+	payload = vb2_get_plane_payload(vb, p);
+	if (payload >= need)
+		return 0;
+	dev_dbg(ctx->codec->dev, "OUTPUT buffer %u plane %u: payload %lu < %lu\n",
+		vb->index, p, payload, need);
+	return -EINVAL;
+}
+
+/*
  * Everything the device will check of a buffer's planes at START, checked
  * here instead, at QBUF (or PREPARE_BUF): an imported DMABUF may be
  * anywhere, and a device error at run time would leave the application
@@ -1030,86 +1134,29 @@ static const char *codec_plane_name(const struct codec_ctx *ctx, bool out,
 static int codec_buf_prepare(struct vb2_buffer *vb)
 {
 	struct codec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
-	struct codec_dev *dev = ctx->dev;
+	struct codec_dev *codec = ctx->codec;
 	bool out = V4L2_TYPE_IS_OUTPUT(vb->type);
 	const struct v4l2_pix_format_mplane *pix = out ? &ctx->raw : &ctx->coded;
 	int port = out ? PORT_A : PORT_B;
-	unsigned long base = dev->port_base[port];
-	const char *q = out ? "OUTPUT" : "CAPTURE";
+	struct codec_plane pl;
 	unsigned int p;
+	int ret;
 
 	if (vb->num_planes != pix->num_planes)
 		return -EINVAL;
 	for (p = 0; p < pix->num_planes; p++) {
-		unsigned long size = pix->plane_fmt[p].sizeimage;
-		unsigned long len = vb2_plane_size(vb, p);
-		unsigned long off = out ? vb->planes[p].data_offset : 0;
 		/* The chroma plane of NV12M/NV21M: 16 bytes, the rest 8 KiB */
 		unsigned long align = out && p ? CHROMA_ALIGN : BUF_ALIGN;
-		const char *name = codec_plane_name(ctx, out, p);
-		unsigned long start, last;
-		u32 banks, bad;
 
-		if (len < off + size) {
-			dev_dbg(dev->dev, "%s buffer %u plane %u too small: %lu < %lu\n",
-				q, vb->index, p, len, off + size);
-			return -EINVAL;
-		}
-		/*
-		 * What the device reads (the picture's planes) or may write
-		 * (the whole bitstream buffer, DST_SIZE).
-		 */
-		start = vb2_dma_contig_plane_dma_addr(vb, p) + off;
-		last = start + (out ? size : len) - 1;
-		if (!IS_ALIGNED(start, align) || start < base ||
-		    last - base >= PORT_WINDOW) {
-			dev_warn_ratelimited(dev->dev,
-					     "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: not %s aligned inside port %c's window 0x%08lx-0x%08lx\n",
-					     q, vb->index, p, name, start, last,
-					     align == BUF_ALIGN ? "8 KiB" : "16-byte",
-					     'A' + port, base,
-					     base + PORT_WINDOW - 1);
-			return -EINVAL;
-		}
-		/*
-		 * The picture and the bitstream in different banks (the
-		 * device's rule, error 10 at START): a picture plane in a bank
-		 * of kind "b"'s regions, or a bitstream buffer in a bank
-		 * without them, might meet the other kind.
-		 */
-		banks = codec_banks(dev, start, last);
-		bad = dev->bitstream_banks ?
-		      banks & (out ? dev->bitstream_banks :
-				     ~dev->bitstream_banks) : 0;
-		if (bad) {
-			const struct codec_bank *b = &dev->bank[__ffs(bad)];
-
-			dev_warn_ratelimited(dev->dev,
-					     "%s buffer %u plane %u (%s) at 0x%08lx-0x%08lx refused: %s bank 0x%08lx-0x%08lx%s; the device reads pictures and writes the bitstream in different banks\n",
-					     q, vb->index, p, name, start, last,
-					     out ? "in the bitstream's" : "in",
-					     b->start, b->last,
-					     out ? " (kind \"b\")" :
-						   ", where pictures (kind \"a\") may be");
-			return -EINVAL;
-		}
-		/*
-		 * A picture is sizeimage bytes: less would encode what is not
-		 * there.  A payload of 0 means the whole buffer (an imported
-		 * DMABUF queued with bytesused and length 0 gets here so: vb2
-		 * takes the length from the DMABUF only after it has derived
-		 * bytesused from it).
-		 */
-		if (!out)
-			continue;
-		if (!vb2_get_plane_payload(vb, p))
-			vb2_set_plane_payload(vb, p, len);
-		if (vb2_get_plane_payload(vb, p) < off + size) {
-			dev_dbg(dev->dev, "OUTPUT buffer %u plane %u: payload %lu < %lu\n",
-				vb->index, p, vb2_get_plane_payload(vb, p),
-				off + size);
-			return -EINVAL;
-		}
+		ret = codec_plane_locate(ctx, vb, p, &pl);
+		if (!ret)
+			ret = codec_check_window(codec, &pl, port, align);
+		if (!ret)
+			ret = codec_check_bank(codec, &pl, out);
+		if (!ret && out)
+			ret = codec_check_payload(ctx, vb, p);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -1119,22 +1166,22 @@ static void codec_buf_queue(struct vb2_buffer *vb)
 	static const struct v4l2_event eos = { .type = V4L2_EVENT_EOS };
 	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
 	struct codec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
-	struct codec_dev *dev = ctx->dev;
+	struct codec_dev *codec = ctx->codec;
 	unsigned long flags;
 
 	if (V4L2_TYPE_IS_CAPTURE(vb->type) && vb2_is_streaming(vb->vb2_queue)) {
 		/* The drain state, as in codec_encoder_cmd() */
-		spin_lock_irqsave(&dev->lock, flags);
+		spin_lock_irqsave(&codec->lock, flags);
 		if (v4l2_m2m_dst_buf_is_last(ctx->fh.m2m_ctx)) {
 			vb2_set_plane_payload(vb, 0, 0);
 			vbuf->field = V4L2_FIELD_NONE;
 			vbuf->sequence = ctx->cap_seq++;
 			v4l2_m2m_last_buffer_done(ctx->fh.m2m_ctx, vbuf);
-			spin_unlock_irqrestore(&dev->lock, flags);
+			spin_unlock_irqrestore(&codec->lock, flags);
 			v4l2_event_queue_fh(&ctx->fh, &eos);
 			return;
 		}
-		spin_unlock_irqrestore(&dev->lock, flags);
+		spin_unlock_irqrestore(&codec->lock, flags);
 	}
 	v4l2_m2m_buf_queue(ctx->fh.m2m_ctx, vbuf);
 }
@@ -1187,35 +1234,23 @@ static int codec_queue_init(void *priv, struct vb2_queue *src_vq,
 			    struct vb2_queue *dst_vq)
 {
 	struct codec_ctx *ctx = priv;
+	struct codec_dev *codec = ctx->codec;
+	bool mp = codec->mplane;
 	int ret;
 
-	src_vq->type = ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
-					  V4L2_BUF_TYPE_VIDEO_OUTPUT;
-	src_vq->io_modes = VB2_MMAP | VB2_DMABUF;
-	src_vq->drv_priv = ctx;
-	src_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
-	src_vq->ops = &codec_qops;
-	src_vq->mem_ops = &vb2_dma_contig_memops;
+	/* Pictures in through port A, the bitstream out through port B */
 	src_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
-	src_vq->lock = &ctx->dev->mutex;
-	src_vq->dev = ctx->dev->port[PORT_A];
-	src_vq->min_buffers_needed = 1;
-	ret = vb2_queue_init(src_vq);
+	ret = s5p_queue_init(src_vq, mp ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+					  V4L2_BUF_TYPE_VIDEO_OUTPUT,
+			     &codec_qops, ctx, sizeof(struct v4l2_m2m_buffer),
+			     &codec->mutex, codec->port[PORT_A]);
 	if (ret)
 		return ret;
-
-	dst_vq->type = ctx->dev->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
-					  V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	dst_vq->io_modes = VB2_MMAP | VB2_DMABUF;
-	dst_vq->drv_priv = ctx;
-	dst_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
-	dst_vq->ops = &codec_qops;
-	dst_vq->mem_ops = &vb2_dma_contig_memops;
 	dst_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
-	dst_vq->lock = &ctx->dev->mutex;
-	dst_vq->dev = ctx->dev->port[PORT_B];
-	dst_vq->min_buffers_needed = 1;
-	return vb2_queue_init(dst_vq);
+	return s5p_queue_init(dst_vq, mp ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+					   V4L2_BUF_TYPE_VIDEO_CAPTURE,
+			      &codec_qops, ctx, sizeof(struct v4l2_m2m_buffer),
+			      &codec->mutex, codec->port[PORT_B]);
 }
 
 /* ---- controls ---- */
@@ -1242,18 +1277,18 @@ static const struct v4l2_ctrl_ops codec_ctrl_ops = {
 
 static int codec_open(struct file *file)
 {
-	struct codec_dev *dev = video_drvdata(file);
+	struct codec_dev *codec = video_drvdata(file);
 	struct codec_ctx *ctx;
 	int ret;
 
-	if (mutex_lock_interruptible(&dev->mutex))
+	if (mutex_lock_interruptible(&codec->mutex))
 		return -ERESTARTSYS;
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx) {
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	ctx->dev = dev;
+	ctx->codec = codec;
 	v4l2_fh_init(&ctx->fh, video_devdata(file));
 	file->private_data = &ctx->fh;
 
@@ -1270,18 +1305,18 @@ static int codec_open(struct file *file)
 	ctx->raw.pixelformat = codec_raw_formats[0].fourcc;
 	ctx->raw.width = DEF_WIDTH;
 	ctx->raw.height = DEF_HEIGHT;
-	codec_adjust_raw(&ctx->raw, dev->mplane);
-	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat, dev->mplane);
+	codec_adjust_raw(&ctx->raw, codec->mplane);
+	ctx->fmt = codec_find_fmt(ctx->raw.pixelformat, codec->mplane);
 	codec_adjust_coded(ctx, &ctx->coded);
 
-	ctx->fh.m2m_ctx = v4l2_m2m_ctx_init(dev->m2m_dev, ctx,
+	ctx->fh.m2m_ctx = v4l2_m2m_ctx_init(codec->m2m_dev, ctx,
 					    codec_queue_init);
 	if (IS_ERR(ctx->fh.m2m_ctx)) {
 		ret = PTR_ERR(ctx->fh.m2m_ctx);
 		goto free_hdl;
 	}
 	v4l2_fh_add(&ctx->fh);
-	mutex_unlock(&dev->mutex);
+	mutex_unlock(&codec->mutex);
 	return 0;
 
 free_hdl:
@@ -1289,25 +1324,25 @@ free_hdl:
 	v4l2_fh_exit(&ctx->fh);
 	kfree(ctx);
 unlock:
-	mutex_unlock(&dev->mutex);
+	mutex_unlock(&codec->mutex);
 	return ret;
 }
 
 static int codec_release(struct file *file)
 {
-	struct codec_dev *dev = video_drvdata(file);
+	struct codec_dev *codec = video_drvdata(file);
 	struct codec_ctx *ctx = file_to_ctx(file);
 
 	v4l2_fh_del(&ctx->fh);
 	/*
 	 * A frame of this context still on the device is of no use now:
 	 * v4l2_m2m_ctx_release() fails it at once (codec_job_abort()) rather
-	 * than wait for it holding dev->mutex, which every other context's
+	 * than wait for it holding codec->mutex, which every other context's
 	 * ioctls need.
 	 */
-	mutex_lock(&dev->mutex);
+	mutex_lock(&codec->mutex);
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
-	mutex_unlock(&dev->mutex);
+	mutex_unlock(&codec->mutex);
 	v4l2_ctrl_handler_free(&ctx->hdl);
 	v4l2_fh_exit(&ctx->fh);
 	kfree(ctx);
@@ -1330,7 +1365,7 @@ static const struct v4l2_file_operations codec_fops = {
  * @kind: ending at their top, so that it also reaches below them (where
  * another device's buffers, imported as DMABUF, may be).
  */
-static int codec_place_port(struct codec_dev *dev, int p, const char *kind)
+static int codec_place_port(struct codec_dev *codec, int p, const char *kind)
 {
 	struct cma_info info;
 	unsigned long base;
@@ -1341,24 +1376,24 @@ static int codec_place_port(struct codec_dev *dev, int p, const char *kind)
 	 * DMA API's default memory is, which no port window is placed over:
 	 * every one would be refused at QBUF.  Refuse to probe instead.
 	 */
-	ret = cma_kind_info(&info, dev->dev, kind);
+	ret = cma_kind_info(&info, codec->dev, kind);
 	if (ret) {
-		dev_err(dev->dev,
+		dev_err(codec->dev,
 			"no CMA region for kind \"%s\" (%d): give cma_map= a rule for %s/%s\n",
-			kind, ret, dev_name(dev->dev), kind);
+			kind, ret, dev_name(codec->dev), kind);
 		return ret;
 	}
 	if (info.upper_bound - info.lower_bound > PORT_WINDOW)
-		dev_warn(dev->dev,
-			 "kind \"%s\" spans 0x%08lx-0x%08lx, more than the 128 MiB port %c reaches: buffers beyond are refused\n",
+		dev_warn(codec->dev,
+			 "kind \"%s\" spans 0x%08lx-0x%08lx: more than port %c's 128 MiB window\n",
 			 kind, info.lower_bound, info.upper_bound - 1, 'A' + p);
 	base = info.upper_bound > PORT_WINDOW ?
 	       ALIGN(info.upper_bound - PORT_WINDOW, PORT_BASE_ALIGN) : 0;
 	base = min(base, ALIGN_DOWN(info.lower_bound, PORT_BASE_ALIGN));
-	dev->port_base[p] = base;
-	dev->kind_lo[p] = info.lower_bound;
-	dev->kind_hi[p] = info.upper_bound;
-	dev_info(dev->dev,
+	codec->port_base[p] = base;
+	codec->kind_lo[p] = info.lower_bound;
+	codec->kind_hi[p] = info.upper_bound;
+	dev_info(codec->dev,
 		 "port %c (kind \"%s\"): regions 0x%08lx-0x%08lx, window 0x%08lx-0x%08lx\n",
 		 'A' + p, kind, info.lower_bound, info.upper_bound - 1, base,
 		 base + PORT_WINDOW - 1);
@@ -1373,7 +1408,7 @@ static int codec_place_port(struct codec_dev *dev, int p, const char *kind)
  * Without a bank map, or without kind "b", the device's own check is all
  * there is.
  */
-static void codec_read_banks(struct codec_dev *dev)
+static void codec_read_banks(struct codec_dev *codec)
 {
 	struct device_node *np;
 	struct resource res;
@@ -1383,190 +1418,226 @@ static void codec_read_banks(struct codec_dev *dev)
 	for_each_node_by_type(np, "memory") {
 		if (!of_device_is_available(np))
 			continue;
-		for (n = 0; dev->nr_banks < MAX_BANKS; n++) {
+		for (n = 0; codec->nr_banks < MAX_BANKS; n++) {
 			if (of_address_to_resource(np, n, &res))
 				break;
-			dev->bank[dev->nr_banks].start = res.start;
-			dev->bank[dev->nr_banks].last = res.end;
-			dev->nr_banks++;
+			codec->bank[codec->nr_banks].start = res.start;
+			codec->bank[codec->nr_banks].last = res.end;
+			codec->nr_banks++;
 		}
 	}
-	if (dev->kind_hi[PORT_B])
-		dev->bitstream_banks = codec_banks(dev, dev->kind_lo[PORT_B],
-						   dev->kind_hi[PORT_B] - 1);
-	for (i = 0; i < dev->nr_banks; i++)
-		dev_info(dev->dev, "bank %u: 0x%08lx-0x%08lx%s\n", i,
-			 dev->bank[i].start, dev->bank[i].last,
-			 dev->bitstream_banks & BIT(i) ?
+	if (codec->kind_hi[PORT_B])
+		codec->bitstream_banks =
+			codec_banks(codec, codec->kind_lo[PORT_B],
+				    codec->kind_hi[PORT_B] - 1);
+	for (i = 0; i < codec->nr_banks; i++)
+		dev_info(codec->dev, "bank %u: 0x%08lx-0x%08lx%s\n", i,
+			 codec->bank[i].start, codec->bank[i].last,
+			 codec->bitstream_banks & BIT(i) ?
 			 ": the bitstream's (kind \"b\"), no pictures here" : "");
 }
 
 /*
  * The last reference to the video device is gone: the driver is unbound
  * (codec_remove()) and no file is open, so no job can be scheduled and
- * nothing can queue the work items again.  Only here is dev freed.
+ * nothing can queue the work items again.  Only here is codec freed.
  */
 static void codec_vdev_release(struct video_device *vfd)
 {
-	struct codec_dev *dev = container_of(vfd, struct codec_dev, vfd);
+	struct codec_dev *codec = container_of(vfd, struct codec_dev, vfd);
 
-	cancel_delayed_work_sync(&dev->watchdog);
-	cancel_work_sync(&dev->abort_work);
-	v4l2_device_unregister(&dev->v4l2_dev);
-	v4l2_m2m_release(dev->m2m_dev);
-	media_device_cleanup(&dev->mdev);
-	mutex_destroy(&dev->mutex);
-	kfree(dev);
+	cancel_delayed_work_sync(&codec->watchdog);
+	cancel_work_sync(&codec->abort_work);
+	v4l2_device_unregister(&codec->v4l2_dev);
+	v4l2_m2m_release(codec->m2m_dev);
+	media_device_cleanup(&codec->mdev);
+	mutex_destroy(&codec->mutex);
+	kfree(codec);
 }
 
-static int codec_probe(struct platform_device *pdev)
+/* The registers, the device's ID, its interrupt; the device reset */
+static int codec_map(struct codec_dev *codec, struct platform_device *pdev)
 {
-	struct codec_dev *dev;
 	u32 id;
+
+	codec->regs = devm_platform_ioremap_resource(pdev, 0);
+	if (IS_ERR(codec->regs))
+		return PTR_ERR(codec->regs);
+	id = readl(codec->regs + CODEC_ID);
+	if (id != CODEC_ID_VALUE) {
+		dev_err(codec->dev, "unknown device ID 0x%08x\n", id);
+		return -ENODEV;
+	}
+	codec_write(codec, CODEC_CMD, CODEC_CMD_RESET);
+
+	codec->irq = platform_get_irq(pdev, 0);
+	return codec->irq < 0 ? codec->irq : 0;
+}
+
+/*
+ * Kinds "a" and "b" in the same memory (one region for both, say) is a
+ * placement error the device will report at every job: known at probe,
+ * so said at probe too.
+ */
+static void codec_check_kinds(struct codec_dev *codec)
+{
+	const char *name = dev_name(codec->dev);
+
+	if (!codec->kind_hi[PORT_A] || !codec->kind_hi[PORT_B] ||
+	    codec->kind_lo[PORT_A] >= codec->kind_hi[PORT_B] ||
+	    codec->kind_lo[PORT_B] >= codec->kind_hi[PORT_A])
+		return;
+	dev_err(codec->dev,
+		"placement error: kinds \"a\" (%#lx-%#lx) and \"b\" (%#lx-%#lx) share memory\n",
+		codec->kind_lo[PORT_A], codec->kind_hi[PORT_A] - 1,
+		codec->kind_lo[PORT_B], codec->kind_hi[PORT_B] - 1);
+	dev_err(codec->dev,
+		"every job will fail: cma_map= must put %s/a and %s/b in different banks\n",
+		name, name);
+}
+
+/*
+ * The memory ports: one child device per kind, through which its buffers
+ * are allocated and mapped (no segment size limit: each buffer is one
+ * contiguous chunk), each port's window placed over its kind's regions;
+ * then the memory banks.
+ */
+static int codec_setup_ports(struct codec_dev *codec)
+{
 	int ret;
 
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		return -ENOMEM;
-	dev->dev = &pdev->dev;
-	if (multiplanar != 1 && multiplanar != 2)
-		dev_warn(&pdev->dev, "multiplanar=%u is neither 1 (single-planar API) nor 2 (multi-planar): using 2\n",
-			 multiplanar);
-	dev->mplane = multiplanar != 1;
-	mutex_init(&dev->mutex);
-	spin_lock_init(&dev->lock);
-	INIT_DELAYED_WORK(&dev->watchdog, codec_watchdog);
-	INIT_WORK(&dev->abort_work, codec_abort_work);
-
-	dev->regs = devm_platform_ioremap_resource(pdev, 0);
-	if (IS_ERR(dev->regs)) {
-		ret = PTR_ERR(dev->regs);
-		goto free;
-	}
-	id = readl(dev->regs + CODEC_ID);
-	if (id != CODEC_ID_VALUE) {
-		dev_err(&pdev->dev, "unknown device ID 0x%08x\n", id);
-		ret = -ENODEV;
-		goto free;
-	}
-	codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
-
-	dev->irq = platform_get_irq(pdev, 0);
-	if (dev->irq < 0) {
-		ret = dev->irq;
-		goto free;
-	}
-
-	/*
-	 * The memory ports: one child device per kind, through which its
-	 * buffers are allocated and mapped (no segment size limit: each
-	 * buffer is one contiguous chunk).
-	 */
-	dev->port[PORT_A] = devm_cma_kind_device_create(&pdev->dev, "a");
-	dev->port[PORT_B] = devm_cma_kind_device_create(&pdev->dev, "b");
-	if (IS_ERR(dev->port[PORT_A]) || IS_ERR(dev->port[PORT_B])) {
-		ret = IS_ERR(dev->port[PORT_A]) ? PTR_ERR(dev->port[PORT_A]) :
-						  PTR_ERR(dev->port[PORT_B]);
-		goto free;
-	}
-	ret = codec_place_port(dev, PORT_A, "a");
+	codec->port[PORT_A] = devm_cma_kind_device_create(codec->dev, "a");
+	if (IS_ERR(codec->port[PORT_A]))
+		return PTR_ERR(codec->port[PORT_A]);
+	codec->port[PORT_B] = devm_cma_kind_device_create(codec->dev, "b");
+	if (IS_ERR(codec->port[PORT_B]))
+		return PTR_ERR(codec->port[PORT_B]);
+	ret = codec_place_port(codec, PORT_A, "a");
 	if (!ret)
-		ret = codec_place_port(dev, PORT_B, "b");
+		ret = codec_place_port(codec, PORT_B, "b");
 	if (ret)
-		goto free;
-	codec_read_banks(dev);
-	/*
-	 * Kinds "a" and "b" in the same memory (one region for both, say) is
-	 * a placement error the device will report at every job: known now,
-	 * so say so at probe too.
-	 */
-	if (dev->kind_hi[PORT_A] && dev->kind_hi[PORT_B] &&
-	    dev->kind_lo[PORT_A] < dev->kind_hi[PORT_B] &&
-	    dev->kind_lo[PORT_B] < dev->kind_hi[PORT_A])
-		dev_err(dev->dev,
-			"placement error: kinds \"a\" (0x%08lx-0x%08lx) and \"b\" (0x%08lx-0x%08lx) share memory, the device will refuse every job; cma_map= must put %s/a and %s/b in different banks\n",
-			dev->kind_lo[PORT_A], dev->kind_hi[PORT_A] - 1,
-			dev->kind_lo[PORT_B], dev->kind_hi[PORT_B] - 1,
-			dev_name(dev->dev), dev_name(dev->dev));
+		return ret;
+	codec_read_banks(codec);
+	codec_check_kinds(codec);
+	return 0;
+}
 
-	/* A media device, so that the video node's function is known */
-	dev->mdev.dev = &pdev->dev;
-	strscpy(dev->mdev.model, CODEC_NAME, sizeof(dev->mdev.model));
-	snprintf(dev->mdev.bus_info, sizeof(dev->mdev.bus_info), "platform:%s",
-		 dev_name(&pdev->dev));
-	media_device_init(&dev->mdev);
-	dev->v4l2_dev.mdev = &dev->mdev;
+/*
+ * The media device (so that the video node's function is known), the
+ * V4L2 and mem2mem devices, the interrupt and the video node.  On
+ * failure codec is freed: by codec_vdev_release() once the video device
+ * was registered, here before.
+ */
+static int codec_register(struct codec_dev *codec)
+{
+	int ret;
 
-	ret = v4l2_device_register(&pdev->dev, &dev->v4l2_dev);
+	codec->mdev.dev = codec->dev;
+	strscpy(codec->mdev.model, CODEC_NAME, sizeof(codec->mdev.model));
+	snprintf(codec->mdev.bus_info, sizeof(codec->mdev.bus_info),
+		 "platform:%s", dev_name(codec->dev));
+	media_device_init(&codec->mdev);
+	codec->v4l2_dev.mdev = &codec->mdev;
+
+	ret = v4l2_device_register(codec->dev, &codec->v4l2_dev);
 	if (ret)
 		goto cleanup_media;
-	dev->m2m_dev = v4l2_m2m_init(&codec_m2m_ops);
-	if (IS_ERR(dev->m2m_dev)) {
-		ret = PTR_ERR(dev->m2m_dev);
+	codec->m2m_dev = v4l2_m2m_init(&codec_m2m_ops);
+	if (IS_ERR(codec->m2m_dev)) {
+		ret = PTR_ERR(codec->m2m_dev);
 		goto unreg_v4l2;
 	}
 
-	dev->vfd = (struct video_device) {
+	codec->vfd = (struct video_device) {
 		.name = CODEC_NAME,
 		.vfl_dir = VFL_DIR_M2M,
 		.fops = &codec_fops,
 		.ioctl_ops = &codec_ioctl_ops,
 		.minor = -1,
 		.release = codec_vdev_release,
-		.device_caps = (dev->mplane ? V4L2_CAP_VIDEO_M2M_MPLANE :
-					      V4L2_CAP_VIDEO_M2M) |
+		.device_caps = (codec->mplane ? V4L2_CAP_VIDEO_M2M_MPLANE :
+						V4L2_CAP_VIDEO_M2M) |
 			       V4L2_CAP_STREAMING,
-		.lock = &dev->mutex,
-		.v4l2_dev = &dev->v4l2_dev,
+		.lock = &codec->mutex,
+		.v4l2_dev = &codec->v4l2_dev,
 	};
-	video_set_drvdata(&dev->vfd, dev);
-	platform_set_drvdata(pdev, dev);
+	video_set_drvdata(&codec->vfd, codec);
 	/*
-	 * Not devm: the handler's cookie is dev, which the video device's
+	 * Not devm: the handler's cookie is codec, which the video device's
 	 * release may free before devres runs; codec_remove() frees the
 	 * interrupt before that can happen.
 	 */
-	ret = request_irq(dev->irq, codec_irq, 0, dev_name(&pdev->dev), dev);
+	ret = request_irq(codec->irq, codec_irq, 0, dev_name(codec->dev),
+			  codec);
 	if (ret)
 		goto release_m2m;
-	ret = video_register_device(&dev->vfd, VFL_TYPE_VIDEO, -1);
+	ret = video_register_device(&codec->vfd, VFL_TYPE_VIDEO, -1);
 	if (ret)
 		goto free_irq;
-	ret = v4l2_m2m_register_media_controller(dev->m2m_dev, &dev->vfd,
+	ret = v4l2_m2m_register_media_controller(codec->m2m_dev, &codec->vfd,
 						 MEDIA_ENT_F_PROC_VIDEO_ENCODER);
 	if (ret)
 		goto unreg_vdev;
-	ret = media_device_register(&dev->mdev);
+	ret = media_device_register(&codec->mdev);
 	if (ret)
 		goto unreg_mc;
-	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s, %s API\n",
-		 video_device_node_name(&dev->vfd),
-		 dev->mplane ? "multi-planar" : "single-planar");
 	return 0;
 
 unreg_mc:
-	v4l2_m2m_unregister_media_controller(dev->m2m_dev);
+	v4l2_m2m_unregister_media_controller(codec->m2m_dev);
 unreg_vdev:
-	free_irq(dev->irq, dev);
+	free_irq(codec->irq, codec);
 	/* codec_vdev_release() frees the rest */
-	video_unregister_device(&dev->vfd);
+	video_unregister_device(&codec->vfd);
 	return ret;
 free_irq:
-	free_irq(dev->irq, dev);
+	free_irq(codec->irq, codec);
 release_m2m:
-	v4l2_m2m_release(dev->m2m_dev);
+	v4l2_m2m_release(codec->m2m_dev);
 unreg_v4l2:
-	v4l2_device_unregister(&dev->v4l2_dev);
+	v4l2_device_unregister(&codec->v4l2_dev);
 cleanup_media:
-	media_device_cleanup(&dev->mdev);
-free:
-	kfree(dev);
+	media_device_cleanup(&codec->mdev);
+	kfree(codec);
 	return ret;
+}
+
+static int codec_probe(struct platform_device *pdev)
+{
+	struct codec_dev *codec;
+	int ret;
+
+	codec = kzalloc(sizeof(*codec), GFP_KERNEL);
+	if (!codec)
+		return -ENOMEM;
+	codec->dev = &pdev->dev;
+	codec->mplane = s5p_multiplanar(&pdev->dev, multiplanar);
+	mutex_init(&codec->mutex);
+	spin_lock_init(&codec->lock);
+	INIT_DELAYED_WORK(&codec->watchdog, codec_watchdog);
+	INIT_WORK(&codec->abort_work, codec_abort_work);
+
+	ret = codec_map(codec, pdev);
+	if (!ret)
+		ret = codec_setup_ports(codec);
+	if (ret) {
+		kfree(codec);
+		return ret;
+	}
+	platform_set_drvdata(pdev, codec);
+	/* From here on codec is freed by codec_register() or its release */
+	ret = codec_register(codec);
+	if (ret)
+		return ret;
+	dev_info(&pdev->dev, "Motion-JPEG encoder at /dev/%s, %s API\n",
+		 video_device_node_name(&codec->vfd),
+		 codec->mplane ? "multi-planar" : "single-planar");
+	return 0;
 }
 
 static int codec_remove(struct platform_device *pdev)
 {
-	struct codec_dev *dev = platform_get_drvdata(pdev);
+	struct codec_dev *codec = platform_get_drvdata(pdev);
 	unsigned long flags;
 
 	/*
@@ -1574,24 +1645,24 @@ static int codec_remove(struct platform_device *pdev)
 	 * and never touch it again.  A job scheduled from now on fails at
 	 * once (codec_device_run()), and the watchdog is no longer armed.
 	 */
-	spin_lock_irqsave(&dev->lock, flags);
-	dev->removed = true;
-	codec_write(dev, CODEC_CMD, CODEC_CMD_RESET);
-	spin_unlock_irqrestore(&dev->lock, flags);
-	free_irq(dev->irq, dev);
-	cancel_delayed_work_sync(&dev->watchdog);
+	spin_lock_irqsave(&codec->lock, flags);
+	codec->removed = true;
+	codec_write(codec, CODEC_CMD, CODEC_CMD_RESET);
+	spin_unlock_irqrestore(&codec->lock, flags);
+	free_irq(codec->irq, codec);
+	cancel_delayed_work_sync(&codec->watchdog);
 	/* The job that was running, if any, fails now */
-	codec_abort_job(dev, NULL, "device removed");
+	codec_abort_job(codec, NULL, "device removed");
 
 	/*
 	 * Unregister last, as vim2m does: open files see -ENODEV until they
-	 * are closed, and the last reference frees dev (codec_vdev_release(),
+	 * are closed, and the last reference frees codec (codec_vdev_release(),
 	 * which also waits for the work items that failing their jobs may
 	 * still queue).
 	 */
-	media_device_unregister(&dev->mdev);
-	v4l2_m2m_unregister_media_controller(dev->m2m_dev);
-	video_unregister_device(&dev->vfd);
+	media_device_unregister(&codec->mdev);
+	v4l2_m2m_unregister_media_controller(codec->m2m_dev);
+	video_unregister_device(&codec->vfd);
 	return 0;
 }
 

@@ -35,13 +35,15 @@ t_check "kmod.sh builds tests/kmod/hello for goni ($flavour) and prints its .ko 
 # share_boot BOARD SCENARIO [boot.sh options...]: the share both ways,
 # with a file each side waits for while the guest runs.
 share_boot() {
-	local board=$1 scenario=$2 share=$T_TMP/share-$board-$2 log=$T_TMP/$board-$2-console.log
-	local token=tok-$board-$$-$RANDOM pid i seen=0
+	local board=$1 scenario=$2
+	local share=$T_TMP/share-$board-$scenario log=$T_TMP/$board-$scenario-console.log
+	local token=tok-$board-$$-$RANDOM pid seen=0
 	shift 2
 	mkdir -p "$share/in"
 	printf 'from the host: %s\n' "$token" >"$share/in/from-host.txt"
 	# The guest: reads the host's file, writes its own (and a directory),
 	# then waits for the host's answer to its "ping".
+	# shellcheck disable=SC2016 # (the guest's command, expanded there)
 	"$S5P_TOP/scripts/boot-$board.sh" --share "$share" --log "$log" --timeout 300 "$@" --cmd '
 		cat /host/in/from-host.txt || exit 10
 		echo "from the guest: $(uname -r) $(cat /host/in/from-host.txt)" >/host/from-guest.txt || exit 11
@@ -52,7 +54,7 @@ share_boot() {
 		cat /host/pong || exit 13' >"$T_TMP/$board-$scenario.out" 2>"$T_TMP/$board-$scenario.err" &
 	pid=$!
 	# The host: waits for the guest's ping while the guest runs, answers.
-	for i in $(seq 1 600); do
+	for _ in $(seq 1 600); do
 		if [ -f "$share/ping" ]; then
 			kill -0 "$pid" 2>/dev/null && seen=1
 			printf 'pong %s\n' "$token" >"$share/pong"

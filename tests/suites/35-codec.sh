@@ -125,7 +125,7 @@ sys.exit(1 if bad else 0)' "$drv"
 		grep -A2 'camera@fb200000:' "$T_TMP/dtv-bad.log" | grep -q "'interrupts' is a required property" ||
 			{ echo "the bad camera node's missing interrupts not caught"; return 1; }
 	}
-	t_check "dt-validate: the boards' codec and camera nodes follow the bindings ($(echo $dtbs | wc -w) trees); a node that breaks them is caught" \
+	t_check "dt-validate: the boards' codec and camera nodes follow the bindings ($(wc -w <<<"$dtbs") trees); a node that breaks them is caught" \
 		dtv
 fi
 
