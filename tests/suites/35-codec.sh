@@ -111,6 +111,7 @@ sys.exit(1 if bad else 0)' "$drv"
 			n=$((n + 1))
 		done
 		[ "$n" = 2 ] || { echo "$n device trees, not the two boards'"; return 1; }
+		# shellcheck disable=SC2086 # (the two boards' trees, split on purpose)
 		dt-validate -v -s "$T_TMP/schema.json" $dtbs >"$T_TMP/dtv.log" 2>&1
 		rc=$?
 		[ "$rc" = 0 ] || { echo "dt-validate failed on the boards' trees (status $rc)"; tail -n 5 "$T_TMP/dtv.log"; return 1; }

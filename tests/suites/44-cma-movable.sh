@@ -29,6 +29,7 @@ if [ -n "${memtotal[default]:-}" ] && [ -n "${memtotal[static]:-}" ]; then
 	lent=$(sed -n 's/.*CmaTotal is the three regions (\([0-9]*\) MiB).*/\1/p' "$T_TMP/goni-default.out" | head -n 1)
 	# (one command for t_check: a "&&" here would end its arguments, and
 	# the comparison's status would be thrown away)
+	# shellcheck disable=SC2016 # (the arguments are expanded by bash -c)
 	t_check "goni: movable regions add their ${lent:-?} MiB to MemTotal (${memtotal[default]} kB movable, ${memtotal[static]} kB static)" \
 		bash -c '[ -n "$1" ] && [ "$2" = "$(($1 * 1024))" ]' _ "$lent" "$((memtotal[default] - memtotal[static]))"
 fi
