@@ -146,7 +146,10 @@ checkpatch_clean() {
 		cat "$T_TMP/checkpatch.err"
 		return 1
 	}
-	out=$(cat "$T_TMP/checkpatch.err" - <<<"$out" | grep -v '^    checkpatch: inputs unchanged since ')
+	# (the pipeline's progress on stderr, when the tree is set up again
+	# for this series, is no verdict: "==> ..." and "    [N/M] PATCH")
+	out=$(cat "$T_TMP/checkpatch.err" - <<<"$out" |
+		grep -vE '^    checkpatch: inputs unchanged since |^==> |^    \[[0-9]+/[0-9]+\] ')
 	# Without python3-ply and python3-git, checkpatch only skips its SPDX
 	# check (with a Python traceback): say so, and judge the rest.
 	if printf '%s\n' "$out" | grep -q 'spdxcheck.py'; then
