@@ -30,7 +30,7 @@
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 44
+t_plan 45
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
@@ -455,6 +455,11 @@ cat >"$T_TMP/reports.log" <<'LOG'
 [    1.0] ------------[ cut here ]------------
 [    1.0] list_del corruption. prev->next should be c1, but was c2
 [    1.0] refcount_t: underflow; use-after-free.
+[    1.0] hog invoked oom-killer: gfp_mask=0x140dca(GFP_HIGHUSER_MOVABLE|__GFP_COMP|__GFP_ZERO), order=0, oom_score_adj=0
+[    1.0] Out of memory: Killed process 93 (hog) total-vm:470192kB, anon-rss:468736kB, file-rss:4kB, shmem-rss:0kB, UID:0 pgtables:928kB oom_score_adj:0
+[    1.0] kworker/0:1: page allocation failure: order:4, mode:0xcc0(GFP_KERNEL), nodemask=(null)
+[    1.0] irq 14: nobody cared (try booting with the "irqpoll" option)
+[    1.0] Disabling IRQ #14
 LOG
 cat >"$T_TMP/clean.log" <<'LOG'
 [    0.0] DMA-API: preallocated 65536 debug entries
@@ -463,11 +468,31 @@ cat >"$T_TMP/clean.log" <<'LOG'
 [    9.0] S5P-KMEMLEAK 0 unreferenced object(s) (first scans: 0; an object freed after them is not counted)
 [    9.0] S5P-KMEMLEAK-FIRST object 0xc1234567 (size 64):
 [    9.0] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar
+[    9.0] oom_reaper: reaped process 93 (hog), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB
 LOG
 nrep=$(wc -l <"$T_TMP/reports.log")
 got=$(s5p_kernel_reports "$T_TMP/reports.log" | wc -l)
 t_check "the report list finds each of $nrep kinds of kernel report (found $got) and none of a clean boot's lines" \
 	bash -c "[ '$got' = '$nrep' ] && ! { . '$S5P_TOP/scripts/lib/common.sh'; s5p_kernel_reports '$T_TMP/clean.log'; }"
+# A boot's allowance (boot.sh --allow-report, t_no_reports's ALLOW) lets
+# its own kind of report through and no other: each of
+# tests/guest/kernel-reports.allow's names covers its lines of the list
+# above, all of them report lines, and the others stay.
+allow_ok() {
+	local n want got all
+	all=$(s5p_kernel_reports "$T_TMP/reports.log")
+	for n in oom:2 alloc-failure:1 irq-storm:2; do
+		got=$(s5p_allowed_reports "$T_TMP/reports.log" "${n%:*}" | wc -l)
+		want=$(s5p_kernel_reports "$T_TMP/reports.log" "${n%:*}" | wc -l)
+		[ "$got" = "${n#*:}" ] && [ $((want + got)) = "$nrep" ] ||
+			{ echo "${n%:*}: allows $got line(s), leaves $want of $nrep"; return 1; }
+	done
+	[ "$(s5p_kernel_reports "$T_TMP/reports.log" oom alloc-failure irq-storm | wc -l)" = $((nrep - 5)) ] ||
+		{ echo "all three allow more or less than their 5 lines"; return 1; }
+	s5p_kernel_reports "$T_TMP/reports.log" nosuch >/dev/null 2>&1
+	[ $? = 2 ] || { echo "an unknown allowance is not an error"; return 1; }
+}
+t_check "each allowance (oom, alloc-failure, irq-storm) covers its own report lines and no other" allow_ok
 bb=$(ls "$S5P_CACHE"/downloads/armel/busybox-static_*_armel.deb 2>/dev/null | head -n1)
 if [ -n "$bb" ] && command -v qemu-arm >/dev/null && mkdir -p "$T_TMP/bb" && dpkg-deb -x "$bb" "$T_TMP/bb"; then
 	gotg=$(qemu-arm "$T_TMP/bb/bin/busybox" grep -aE -f "$S5P_TOP/tests/guest/kernel-reports.re" "$T_TMP/reports.log" | wc -l)
