@@ -24,6 +24,11 @@
 #                     kernel report: BUG, WARNING, Oops, KASAN, UBSAN, lockdep,
 #                     DMA-API, or a kmemleak leak (the debug flavour's /init
 #                     scans at the end of the run); on when S5P_CHECK_LOG=1
+#   --allow-report NAME  with --check-log, this boot provokes the report NAME
+#                     on purpose and passes with it (only its lines: any
+#                     other report still fails the run): oom (an OOM kill),
+#                     alloc-failure (page allocation failure), irq-storm
+#                     (irq N: nobody cared); repeatable
 #   --share DIR       the host directory DIR is /host in the guest, readable
 #                     and writable both ways while the guest runs (virtio-9p);
 #                     the guest's writes are in DIR when --cmd returns.  A
@@ -63,7 +68,7 @@ usage() { sed -n '2,/^[^#]/p' "$S5P_TOP/scripts/boot.sh" | sed -n 's/^# \{0,1\}/
 bad_usage() { printf 'error: %s (try --help)\n' "$1" >&2; exit 2; }
 
 board='' append='' cmd='' have_cmd=0 timeout=120 log='' verbose=0 build_only=0 demo='' share='' dtb=''
-modules=()
+modules=() allow=()
 flavour=${S5P_FLAVOUR:-default} check_log=${S5P_CHECK_LOG:-0}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -78,6 +83,10 @@ while [ $# -gt 0 ]; do
 	--verbose) verbose=1; shift ;;
 	--flavour) [ $# -ge 2 ] || bad_usage "--flavour needs a value"; flavour=$2; shift 2 ;;
 	--check-log) check_log=1; shift ;;
+	--allow-report)
+		[ $# -ge 2 ] || bad_usage "--allow-report needs a name"
+		why=$(s5p_report_allowance "$2" 2>&1 >/dev/null) || bad_usage "--allow-report: $why"
+		allow+=("$2"); shift 2 ;;
 	--build-only) build_only=1; shift ;;
 	--share) [ $# -ge 2 ] || bad_usage "--share needs a directory"; share=$2; shift 2 ;;
 	--dtb)
@@ -359,11 +368,18 @@ if [ -n "$failed" ] && [ -n "$status" ]; then
 fi
 ! grep -q 'S5P-SHARE-FAILED' "$run/console.log" ||
 	printf 'error: the guest could not mount the shared directory at /host (console log: %s)\n' "$clog" >&2
-if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" >"$run/reports"; then
+if [ "$check_log" = 1 ] && s5p_kernel_reports "$run/console.log" "${allow[@]}" >"$run/reports"; then
 	printf 'error: the kernel log holds %s report line(s) (%s flavour; console log: %s):\n' \
 		"$(wc -l <"$run/reports")" "$flavour" "$clog" >&2
 	head -n 8 "$run/reports" | sed 's/^/    /' >&2
 	[ "${status:-1}" != 0 ] || status=3
+fi
+# (the reports this boot provokes on purpose: said, not failed)
+if [ "$check_log" = 1 ] && [ ${#allow[@]} != 0 ] &&
+	s5p_allowed_reports "$run/console.log" "${allow[@]}" >"$run/allowed"; then
+	printf 'note: %s report line(s) that --allow-report %s allows (console log: %s):\n' \
+		"$(wc -l <"$run/allowed")" "${allow[*]}" "$clog" >&2
+	head -n 4 "$run/allowed" | sed 's/^/    /' >&2
 fi
 # A kernel built with kmemleak (the debug flavour) must have scanned: /init
 # logs "S5P-KMEMLEAK <n> ..." after the command.  No count (kmemleak=off,

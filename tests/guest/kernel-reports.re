@@ -18,3 +18,8 @@ cut here
 list_add corruption
 list_del corruption
 refcount_t:
+invoked oom-killer:
+[Oo]ut of memory.*: Killed process
+page allocation failure: order:[0-9]+
+irq [0-9]+: nobody cared
+Disabling IRQ #[0-9]+

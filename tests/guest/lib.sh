@@ -98,7 +98,9 @@ irq_count() {
 # kernel_reports [FILE]: the kernel report lines (BUG, WARNING, Oops, KASAN,
 # UBSAN, lockdep, DMA-API, kmemleak...) of FILE or standard input; the
 # host's list (tests/guest/kernel-reports.re, scripts/lib/common.sh).
-# Status 1 when there are none, like grep.
+# Status 1 when there are none, like grep.  No allowance here: no guest
+# script provokes a report on purpose (a boot that does names it on the
+# host: boot.sh --allow-report, docs/testing.md).
 kernel_reports() {
 	grep -aE -f /tests/kernel-reports.re "$@"
 }

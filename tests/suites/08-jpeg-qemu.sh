@@ -3,9 +3,10 @@
 # registers and table RAM, SW_RESET, the interrupt on VIC2 8, encodes
 # (YUYV, RGB565; 4:2:2, 4:2:0, a restart interval) with the programmed
 # tables decoded back by the device and compared, the stream bound, bad
-# streams and buffers, a reset during a job, migration.
+# streams and buffers, a reset during a job, a job held behind a reset one
+# starting when that one ends, migration.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 7
+t_plan 8
 . "$S5P_TOP/scripts/lib/qemu.sh"
 
 s5p_qemu_build tests >&2
