@@ -73,6 +73,7 @@ t_check "offline: boot-goni.sh --dry-run finds everything built" \
 out=$(PATH=$shim:$PATH "$S5P_TOP/scripts/boot-goni.sh" --cmd 'echo offline-ok' --timeout 120 \
 	--log "$T_TMP/offline.log" 2>&1)
 rc=$?
+# shellcheck disable=SC2016 # (the arguments are expanded by bash -c)
 t_check "offline: boot-goni.sh --cmd boots (status $rc, output: $(tail -n1 <<<"$out"))" \
 	bash -c '[ "$1" = 0 ] && grep -qx offline-ok <<<"$2"' _ "$rc" "$out"
 t_no_reports "offline: no kernel report in the boot's log" "$T_TMP/offline.log"
@@ -247,6 +248,7 @@ echo junk >"$co/tools/cma/cma-test.o"
 # is all it names)
 out=$("$co/scripts/boot-goni.sh" --dry-run 2>&1)
 rc=$?
+# shellcheck disable=SC2016 # (the arguments are expanded by bash -c)
 t_check "build output in tools/ is not an input of the initramfs (dry run: status $rc, $(grep -c '^would build' <<<"$out") to build)" \
 	bash -c '[ "$1" = 0 ] && [ "$(grep -c "^would build" <<<"$2")" = 1 ] &&
 		grep -q "^would build: device tree for goni " <<<"$2"' _ "$rc" "$out"
@@ -516,13 +518,14 @@ t_check "the report list finds each of $nrep kinds of kernel report (found $got)
 # tests/guest/kernel-reports.allow's names covers its lines of the list
 # above, all of them report lines, and the others stay.
 allow_ok() {
-	local n want got all
-	all=$(s5p_kernel_reports "$T_TMP/reports.log")
+	local n want got
 	for n in oom:2 alloc-failure:1 irq-storm:2; do
 		got=$(s5p_allowed_reports "$T_TMP/reports.log" "${n%:*}" | wc -l)
 		want=$(s5p_kernel_reports "$T_TMP/reports.log" "${n%:*}" | wc -l)
-		[ "$got" = "${n#*:}" ] && [ $((want + got)) = "$nrep" ] ||
-			{ echo "${n%:*}: allows $got line(s), leaves $want of $nrep"; return 1; }
+		if [ "$got" != "${n#*:}" ] || [ $((want + got)) != "$nrep" ]; then
+			echo "${n%:*}: allows $got line(s), leaves $want of $nrep"
+			return 1
+		fi
 	done
 	[ "$(s5p_kernel_reports "$T_TMP/reports.log" oom alloc-failure irq-storm | wc -l)" = $((nrep - 5)) ] ||
 		{ echo "all three allow more or less than their 5 lines"; return 1; }
