@@ -63,10 +63,12 @@ total=$(grep '^Total for camera-skeleton' "$out")
 t_check "3. v4l2-compliance -s10 passes every test, streaming included (${total#Total for })" \
 	bash -c "grep -qE '^Total for camera-skeleton device /dev/video[0-9]+: ([0-9]+), Succeeded: \\1, Failed: 0' <<<'$total' &&
 		[ \$(grep -cE 'test MMAP \\((no poll|select|epoll), (REQBUFS|CREATE_BUFS)\\): OK' '$out') = 6 ]"
-want=$(grep '^Total for camera-skeleton' "$doc" | sed 's,/dev/video[0-9]*,/dev/videoN,')
+grep 'warn' "$out" | sed 's/^/#   /'
+# (the node's number and the warnings aside: a loaded host may warn)
+want=$(grep '^Total for camera-skeleton' "$doc" | sed 's,/dev/video[0-9]*,/dev/videoN,; s/, Warnings: [0-9]*$//')
 # shellcheck disable=SC2001 # (a regular expression, which ${//} has not)
 t_check "3. the totals the tutorial shows are the run's" \
-	test "$want" = "$(sed 's,/dev/video[0-9]*,/dev/videoN,' <<<"$total")"
+	test "$want" = "$(sed 's,/dev/video[0-9]*,/dev/videoN,; s/, Warnings: [0-9]*$//' <<<"$total")"
 
 step 4
 out=$T_TMP/step-4.out
