@@ -190,6 +190,18 @@ static const char *effective_param(const char *cmdline, const char *board,
 	return "";
 }
 
+/*
+ * The command line's cma= as the regions see it: a value without '='
+ * (cma=SIZE[@BASE[-LIMIT]]) sizes 6.1's default CMA area, and leaves the
+ * regions to the board's; an empty one still means no region.
+ */
+static const char *regions_cma(const struct input *in)
+{
+	if (in->cma && *in->cma && !strchr(in->cma, '='))
+		return NULL;
+	return in->cma;
+}
+
 /* cma_movable=: the board's applies only with the board's cma= too. */
 static const char *effective_movable(const struct input *in, const char **from)
 {
@@ -197,7 +209,7 @@ static const char *effective_movable(const struct input *in, const char **from)
 		*from = "command line";
 		return in->movable;
 	}
-	if (!in->no_defaults && !in->cma) {
+	if (!in->no_defaults && !regions_cma(in)) {
 		*from = "platform default";
 		return goni_movable;
 	}
@@ -696,7 +708,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				nr_region_errors++;
 		} else if (!strncmp(l, "cma=", 4) && !have_cma) {
 			have_cma = 1;
-			want = effective_param(in->cma, goni_cma, in->no_defaults, &from);
+			want = effective_param(regions_cma(in), goni_cma, in->no_defaults, &from);
 			snprintf(expect, sizeof(expect), "cma=%s (%s)", want, from);
 			if (strcmp(l, expect))
 				fail("log line \"%s\", expected \"%s\"", l, expect);
@@ -766,7 +778,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* 2. Every region parsed is reserved or refused with a line. */
 	snprintf(effective, sizeof(effective), "%s",
-		 effective_param(in->cma, goni_cma, in->no_defaults, &from));
+		 effective_param(regions_cma(in), goni_cma, in->no_defaults, &from));
 	if (*cma_extra_str) {
 		n = strlen(effective);
 		snprintf(effective + n, sizeof(effective) - n, "%s%s",
