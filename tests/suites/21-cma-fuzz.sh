@@ -120,7 +120,8 @@ plant() {
 	ln -s "$KSRC/include" "$scratch/include"
 	ln -s "$KSRC/tools" "$scratch/tools"
 	# cma-regions.c includes internal.h (the host shims define its guard)
-	cp "$KSRC"/mm/cma-* "$KSRC"/mm/internal.h "$scratch/mm/"
+	# and cma.h (struct cma, the areas' range calls)
+	cp "$KSRC"/mm/cma-* "$KSRC"/mm/cma.h "$KSRC"/mm/internal.h "$scratch/mm/"
 	sed -i "$expr" "$scratch/mm/cma-parse.c"
 	if cmp -s "$KSRC/mm/cma-parse.c" "$scratch/mm/cma-parse.c"; then
 		t_fail "planted bug ($what): mm/cma-parse.c no longer has the line to plant it in (update this suite)"
