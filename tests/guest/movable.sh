@@ -34,11 +34,8 @@ in_cam() {
 }
 # The regions and whether each is movable: "cam=1 codec-a=1 ..."
 movable_flags() {
-	for _p in "$SYS"/*; do
-		[ -e "$_p" ] || continue
-		_r=${_p##*/}
-		printf '%s=%s ' "$_r" "$(stat_of "$_r" movable)"
-	done
+	# shellcheck disable=SC2045 # (set -f: no glob here; sysfs's names)
+	for _r in $(ls "$SYS"); do printf '%s=%s ' "$_r" "$(stat_of "$_r" movable)"; done
 }
 errors() { klog | grep -c '^cma: error:'; }
 
