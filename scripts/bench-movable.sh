@@ -95,9 +95,9 @@ boot_try() {
 run_memory() {
 	local row
 	declare -A total avail cmat fill
-	local rows=(none movable static mainline-cma)
+	local mem_rows=(none movable static mainline-cma)
 	: >"$out/memory.txt"
-	for row in "${rows[@]}"; do
+	for row in "${mem_rows[@]}"; do
 		local args=()
 		case $row in
 		static) args=(--append "cma_movable=") ;;
@@ -113,7 +113,7 @@ run_memory() {
 	done
 	printf '\n| kernel | MemTotal kB | MemAvailable kB | CmaTotal kB | one process fills MiB | fill vs no regions |\n'
 	printf '| --- | --- | --- | --- | --- | --- |\n'
-	for row in "${rows[@]}"; do
+	for row in "${mem_rows[@]}"; do
 		printf '| %s | %s | %s | %s | %s | %s |\n' "$row" "${total[$row]}" "${avail[$row]}" \
 			"${cmat[$row]:-0}" "${fill[$row]}" \
 			"$(awk -v a="${fill[$row]}" -v b="${fill[none]}" 'BEGIN { printf "%.1f%%", 100 * a / b }')"
@@ -170,6 +170,8 @@ run_pressure() {
 				}
 				[ "$(wc -l <<<"$line")" = 2 ] || [ -n "$mark" ] ||
 					s5p_die "the $name $row boot printed $(wc -l <<<"$line") PRESSURE lines, not 2 (console log: $out/pressure-$name-$row-$rep.log)"
+				# (each of the lines: sed's job)
+				# shellcheck disable=SC2001
 				sed "s/^PRESSURE \(.*\)\$/PRESSURE $name $row \1 rep $rep$mark/" <<<"$line" | tee -a "$results"
 				# Every row holds what the first boot's kernel could (the
 				# first row's figure, for every repetition; with the

@@ -59,7 +59,7 @@
 usage() { sed -n '2,/^[^#]/p' "$S5P_TOP/scripts/boot.sh" | sed -n 's/^# \{0,1\}//p'; }
 bad_usage() { printf 'error: %s (try --help)\n' "$1" >&2; exit 2; }
 
-board= append= cmd= have_cmd=0 timeout=120 log= verbose=0 build_only=0 demo= share= dtb=
+board='' append='' cmd='' have_cmd=0 timeout=120 log='' verbose=0 build_only=0 demo='' share='' dtb=''
 modules=()
 flavour=${S5P_FLAVOUR:-default} check_log=${S5P_CHECK_LOG:-0}
 while [ $# -gt 0 ]; do
@@ -79,11 +79,11 @@ while [ $# -gt 0 ]; do
 	--share) [ $# -ge 2 ] || bad_usage "--share needs a directory"; share=$2; shift 2 ;;
 	--dtb)
 		[ $# -ge 2 ] || bad_usage "--dtb needs a .dtb file"
-		[ -f "$2" ] && [ -r "$2" ] || bad_usage "--dtb: no readable file '$2'"
+		[[ -f $2 && -r $2 ]] || bad_usage "--dtb: no readable file '$2'"
 		dtb=$(realpath "$2"); shift 2 ;;
 	--module)
 		[ $# -ge 2 ] || bad_usage "--module needs a .ko file"
-		[ -f "$2" ] && [ -r "$2" ] || bad_usage "--module: no readable file '$2'"
+		[[ -f $2 && -r $2 ]] || bad_usage "--module: no readable file '$2'"
 		[[ $2 == *.ko ]] || bad_usage "--module: '$2' is not a .ko file (build one with scripts/kmod.sh)"
 		modules+=("$(realpath "$2")"); shift 2 ;;
 	--dry-run) export S5P_DRY_RUN=1; build_only=1; shift ;;
@@ -111,9 +111,9 @@ tscale=$(sed -n 's/^# s5p-timeout-scale: *\([0-9]*\)$/\1/p' "${frag:-/dev/null}"
 # Board: console UART, and the UART that carries --cmd output (the second
 # -serial, which the machine gives to the first UART after the console):
 # boards/BOARD/board.conf.
-boards=$(cd "$S5P_TOP/boards" && ls -- */board.conf | sed 's,/board.conf$,,' | tr '\n' ' ')
+boards=$(cd "$S5P_TOP/boards" && printf '%s\n' */board.conf | sed 's,/board.conf$,,' | tr '\n' ' ')
 [ -n "$board" ] || bad_usage "no board given (--board with one of: $boards)"
-[[ $board != */* ]] && [ -f "$S5P_TOP/boards/$board/board.conf" ] ||
+[[ $board != */* && -f $S5P_TOP/boards/$board/board.conf ]] ||
 	bad_usage "unknown board '$board' (one of: $boards)"
 # shellcheck source=../boards/goni/board.conf
 . "$S5P_TOP/boards/$board/board.conf"
@@ -121,7 +121,7 @@ console=$BOARD_CONSOLE outtty=$BOARD_OUTPUT
 
 if [ -n "$demo" ]; then
 	[ $have_cmd = 0 ] || bad_usage "--demo runs its own command: leave out --cmd"
-	mkdir -p "$demo" 2>/dev/null && [ -w "$demo" ] ||
+	{ mkdir -p "$demo" 2>/dev/null && [ -w "$demo" ]; } ||
 		bad_usage "--demo: cannot write to the directory '$demo'"
 	[ -z "$share" ] || bad_usage "--demo shares its own directory: leave out --share"
 	# the guest writes the demo's files straight into it (/host)
@@ -131,7 +131,7 @@ fi
 # The shared directory: checked here, before anything is built or booted.
 if [ -n "$share" ]; then
 	[ -d "$share" ] || bad_usage "--share: '$share' is not a directory"
-	probe=$(mktemp -p "$share" .s5p-share-XXXXXX 2>/dev/null) && rm -f "$probe" ||
+	{ probe=$(mktemp -p "$share" .s5p-share-XXXXXX 2>/dev/null) && rm -f "$probe"; } ||
 		bad_usage "--share: cannot write to the directory '$share'"
 	share=$(realpath "$share")
 fi
@@ -187,6 +187,7 @@ if ! "$S5P_TOP/scripts/setup.sh" --check >/dev/null 2>&1; then
 	s5p_log "first run: installing the Debian packages the project needs"
 	"$S5P_TOP/scripts/setup.sh" || exit 1
 fi
+# shellcheck disable=SC2119 # (no argument: QEMU without its qtests)
 s5p_qemu_build
 s5p_kernel_build "$board" "$flavour"
 s5p_dtb "$board"
@@ -199,7 +200,8 @@ fi
 
 mkdir -p "$S5P_CACHE/runs" "$S5P_CACHE/logs"
 run=$(mktemp -d "$S5P_CACHE/runs/$board-XXXXXX")
-qpid=
+qpid=''
+# shellcheck disable=SC2317 # (the EXIT trap's)
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null
 	rm -rf "$run"
@@ -216,7 +218,7 @@ qemu_args=(-M "$board" -kernel "$run/zImage" -dtb "${dtb:-$DTB}" -display none -
 # running QEMU (security_model=none).  QEMU wants commas in a path doubled.
 if [ -n "$share" ]; then
 	qemu_args+=(-fsdev "local,id=host,path=${share//,/,,},security_model=none"
-		-device virtio-9p-device,fsdev=host,mount_tag=host)
+		-device "virtio-9p-device,fsdev=host,mount_tag=host")
 fi
 
 # --cmd and --module: the command (/etc/s5p/cmd) and the modules

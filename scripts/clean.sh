@@ -60,6 +60,7 @@ devtrees() {
 if [ "$mode" = all ]; then
 	dev=$(devtrees)
 	if [ -n "$dev" ] && [ $force = 0 ]; then
+		# shellcheck disable=SC2001 # (every line indented: sed's job)
 		sed 's/^/    /' <<<"$dev" >&2
 		s5p_die "the cache holds dev trees (above), which may hold work: scripts/series.sh KIND export them first, or add --force"
 	fi
@@ -76,6 +77,7 @@ else
 	trap "rm -f '$keep'" EXIT
 	{
 		for q in plain asan; do
+			# shellcheck disable=SC2119 # (no argument: QEMU without its qtests)
 			S5P_QEMU_FLAVOUR=$q s5p_qemu_build >/dev/null
 			echo "$QBUILD"
 		done

@@ -26,7 +26,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
-board=goni dtb= args=()
+board=goni dtb='' args=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--board) board=${2:?--board NAME}; shift 2 ;;

@@ -38,12 +38,12 @@
 # the target had to be killed.
 . "$(dirname "$0")/lib/common.sh"
 
-runs= time= seed=1 corpus= ksrc= bits=32 out= coverage=0
+runs='' time='' seed=1 corpus='' ksrc='' bits=32 out='' coverage=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--coverage) coverage=1 ;;
 	--runs | --time | --seed | --corpus | --ksrc | --bits | --out)
-		[ $# -ge 2 ] && [ -n "$2" ] || s5p_die "$1 needs a value (try --help)"
+		[[ $# -ge 2 && -n $2 ]] || s5p_die "$1 needs a value (try --help)"
 		case "$1" in
 		--runs) runs=$2 ;;
 		--time) time=$2 ;;
@@ -138,9 +138,10 @@ if [ -z "$corpus" ]; then
 fi
 mkdir -p "$corpus" || s5p_die "cannot create $corpus"
 
-pid=
+pid=''
 # stop_target: TERM the target (timeout passes it on and sends KILL 10 s
 # later if it is still there) and wait for it.
+# shellcheck disable=SC2317 # (the traps' too)
 stop_target() {
 	[ -n "$pid" ] || return 0
 	kill -TERM "$pid" 2>/dev/null
@@ -162,7 +163,7 @@ if [ ${#runner[@]} -gt 0 ]; then
 	shm=$(mktemp -d "${S5P_SHM:-/dev/shm}/fuzz-cma.XXXXXX") ||
 		s5p_die "cannot create a directory in ${S5P_SHM:-/dev/shm} (a tmpfs for the emulated i386 target; set S5P_SHM)"
 	mkdir "$shm/corpus" "$shm/seeds"
-	cp -a "$corpus/." "$shm/corpus/" && cp -a "$seeds/." "$shm/seeds/" || s5p_die "cannot copy the inputs to $shm"
+	{ cp -a "$corpus/." "$shm/corpus/" && cp -a "$seeds/." "$shm/seeds/"; } || s5p_die "cannot copy the inputs to $shm"
 	run_corpus=$shm/corpus run_seeds=$shm/seeds
 fi
 

@@ -21,7 +21,7 @@
 # exits with the guest's status (0: every check passed).
 . "$(dirname "$0")/lib/common.sh"
 
-ops=100000 seed= procs=4 kills=16 timeout=3600 log=
+ops=100000 seed='' procs=4 kills=16 timeout=3600 log=''
 num() { [[ $2 =~ ^[0-9]+$ ]] || s5p_die "$1 takes a number, not '$2' (try --help)"; }
 while [ $# -gt 0 ]; do
 	case "$1" in

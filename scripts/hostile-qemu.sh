@@ -19,7 +19,7 @@
 # is non-zero on any failure or sanitizer report.
 . "$(dirname "$0")/lib/common.sh"
 
-seqs=10000 seconds= seed=1 ops=64 device=
+seqs=10000 seconds='' seed=1 ops=64 device=''
 export S5P_QEMU_FLAVOUR=${S5P_QEMU_FLAVOUR:-asan}
 while [ $# -gt 0 ]; do
 	case "$1" in

@@ -66,7 +66,7 @@ done
 # Never inside itself: a suite that runs this script (16-lava), recording
 # its boots, would run it again, and so on (seen once: a chain of them
 # outlived every timeout, each level's "timeout" ending only its own child).
-[ -z "${S5P_LAVA_JOBS:-}" ] && [ -z "${S5P_BOOT_RECORD:-}" ] ||
+[[ -z ${S5P_LAVA_JOBS:-} && -z ${S5P_BOOT_RECORD:-} ]] ||
 	s5p_die "scripts/lava-jobs.sh does not run inside itself or inside a recorded suite"
 export S5P_LAVA_JOBS=1
 

@@ -84,6 +84,7 @@ else
 	if [ ! -f "$dir/stamp" ]; then
 		# (lava-dispatcher-host: Python modules lava-run imports at start)
 		s5p_log "fetching Debian's lava-dispatcher and lava-dispatcher-host $ver (unpacked into $dir)"
+		# shellcheck disable=SC2015 # (any step failing ends the script)
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/deb" &&
 			(cd "$dir.tmp/deb" && s5p_apt_get download "lava-dispatcher=$ver" "lava-dispatcher-host=$ver") &&
 			dpkg-deb -x "$dir.tmp/deb"/lava-dispatcher_*.deb "$dir.tmp" &&
@@ -99,6 +100,7 @@ else
 fi
 
 # 2. What the board boots
+# shellcheck disable=SC2119 # (no argument: QEMU without its qtests)
 s5p_qemu_build
 s5p_kernel_build "$board" "$flavour"
 s5p_dtb "$board"
@@ -106,7 +108,7 @@ s5p_rootfs
 img=$run/images/$flavour
 mkdir -p "$img/$board" "$run/bin"
 s5p_kernel_read cp "$KIMAGE" "$img/$board/zImage" || exit 1
-cp "$DTB" "$img/$board/$board.dtb" && cp "$ROOTFS" "$img/initramfs.cpio.gz" ||
+{ cp "$DTB" "$img/$board/$board.dtb" && cp "$ROOTFS" "$img/initramfs.cpio.gz"; } ||
 	s5p_die "cannot copy the images"
 # lava-run asks "qemu-system-arm --version" (the job's arch): this QEMU's
 ln -sf "$QEMU" "$run/bin/qemu-system-arm"
@@ -115,7 +117,7 @@ ln -sf "$QEMU" "$run/bin/qemu-system-arm"
 "$S5P_TOP/scripts/lava-jobs.sh" --out "$run/jobs" --images "file://$run/images" "$suite" >/dev/null ||
 	s5p_die "scripts/lava-jobs.sh failed"
 job=$run/jobs/$jobname.yaml
-[ -f "$job" ] || s5p_die "no job $jobname (jobs of $suite: $(cd "$run/jobs" && ls -- *.yaml | tr '\n' ' '))"
+[ -f "$job" ] || s5p_die "no job $jobname (jobs of $suite: $(cd "$run/jobs" && printf '%s ' *.yaml))"
 
 # 4. The device dictionary: LAVA's qemu device, rendered, with this QEMU
 cat >"$run/device.yaml" <<EOF

@@ -104,7 +104,9 @@ export)
 		"${cover[@]}" -o "$tmp" base..HEAD
 	find "$pdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 	cp "$tmp"/*.patch "$pdir"/ 2>/dev/null || true
-	(cd "$pdir" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter' ) >"$pdir/series" || true
+	(cd "$pdir" && for p in [0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$p" ] && [ "${p#0000-cover-letter}" = "$p" ] && echo "$p"
+	done) >"$pdir/series" || true
 	git -C "$TREE" config "branch.$name.s5pseries" "$(series_hash)"
 	s5p_info "$(wc -l <"$pdir/series") patches listed in $pdir/series"
 	;;

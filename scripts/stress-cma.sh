@@ -33,7 +33,7 @@ STRESS_MAP+=";f1700000.video-codec/fw,s5p-codec*/fw=codec-fw;fb200000.camera/*,s
 STRESS_MAP+=";st/bf=sbf;st/ff=sff;st/bm=sbm;st/any=sbm,sff,sbf"
 STRESS_APPEND="cma=$STRESS_CMA cma_map=$STRESS_MAP"
 
-ops=1000000 seed= procs=4 kills=8 checks=8 timeout=3600 log= extra=()
+ops=1000000 seed='' procs=4 kills=8 checks=8 timeout=3600 log='' extra=()
 num() { [[ $2 =~ ^[0-9]+$ ]] || s5p_die "$1 takes a number, not '$2' (try --help)"; }
 while [ $# -gt 0 ]; do
 	case "$1" in

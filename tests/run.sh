@@ -64,7 +64,7 @@ for s in "$S5P_TOP"/tests/suites/*.sh; do
 	fi
 	all+=("$s")
 done
-[ ${#all[@]} -gt 0 ] || s5p_die "no test suite matches '$*' (the suites: $(cd "$S5P_TOP/tests/suites" && ls -- *.sh | tr '\n' ' '))"
+[ ${#all[@]} -gt 0 ] || s5p_die "no test suite matches '$*' (the suites: $(cd "$S5P_TOP/tests/suites" && printf '%s ' *.sh))"
 
 jobs_max=${S5P_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || s5p_die "S5P_JOBS must be a whole number of lanes (1, 2...), not '$jobs_max'"
@@ -174,7 +174,7 @@ done
 # 13-flavours' mainline-cma), built here too, on the default pass's QEMU.
 for s in "${all[@]}"; do
 	read -r board flavour _ <<<"$(header "$s" prebuild)"
-	[ -n "$flavour" ] && [[ " $flavours " == *" default "* ]] || continue
+	[[ -n $flavour && " $flavours " == *" default "* ]] || continue
 	printf '# building for %s: %s, %s kernel\n' "$(basename "$s" .sh)" "$board" "$flavour"
 	t0=$(date +%s)
 	build_boot "$board" "$flavour" "$(qemu_for default "$s")"
@@ -186,6 +186,7 @@ if grep -lq 's5p_qemu_build tests' "${all[@]}"; then
 	q=$(qemu_for default)
 	printf '# building the qtests, %s QEMU\n' "$q"
 	t0=$(date +%s)
+	# shellcheck disable=SC2016 # (bash -c's script, expanded there)
 	build "the qtests, $q QEMU" "$logdir/build-qtests-$q.log" env S5P_QEMU_FLAVOUR="$q" \
 		bash -c '. "$S5P_TOP/scripts/lib/common.sh" && . "$S5P_TOP/scripts/lib/qemu.sh" && s5p_qemu_build tests'
 	printf '# built in %ss\n' $(($(date +%s) - t0))
@@ -242,17 +243,19 @@ for flavour in $flavours; do
 	for s in "${all[@]}"; do
 		runs_on "$s" "$flavour" || continue
 		read -r f b script scen when _ <<<"$(header "$s" shared-boot)"
-		[ "$f" = "$flavour" ] && [ -n "$scen" ] || continue
+		[[ $f == "$flavour" && -n $scen ]] || continue
 		case $when in early) o=0 ;; late) o=2 ;; *) o=1 ;; esac
 		base=$(basename "$s" .sh)
 		group[$b]+=$'\n'"$o $base:$script:$scen"
 	done
 	for b in "${!group[@]}"; do
 		group[$b]=$(sort -k1,1n -k2,2 <<<"${group[$b]}" | sed '/^$/d; s/^[0-9] //' | tr '\n' ' ')
+		# shellcheck disable=SC2001 # (every word's :SCENARIO: sed's job)
 		members[$b]=$(sed 's/:[^ ]*//g' <<<"${group[$b]}")
 		group[$b]=" ${group[$b]% }"
 	done
 	for b in "${!group[@]}"; do
+		# shellcheck disable=SC2086 # (the group's members, one a word)
 		set -- ${members[$b]}
 		[ $# -ge 2 ] || continue
 		sj=shared-$b@$flavour
@@ -309,6 +312,7 @@ start_job() {
 	export S5P_CPU_FILE=$logdir/$name.cpu.$$
 	# (bash's "times" after the suite: the CPU time of the suite and of
 	# everything it waited for, QEMU included, for the summary)
+	# shellcheck disable=SC2016 # (bash -c's script, expanded there)
 	S5P_FLAVOUR=$flavour S5P_QEMU_FLAVOUR=$(qemu_for "$flavour" "$s") S5P_SUITE_NAME=$name \
 		S5P_TEST_LOGDIR=$logdir/$name.files.$$ S5P_SUITE_DEADLINE=$(($(date +%s) + tmo)) \
 		S5P_SHARED_BOOT=$shared timeout -k 30 "$tmo" \

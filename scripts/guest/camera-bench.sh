@@ -3,6 +3,7 @@
 # sizes, same format (YUYV), same requested rate, same
 # buffer count (scripts/bench-camera.sh runs this).  Prints one line per run:
 #   BENCH <device> <w>x<h> requested <fps> effective <fps> captured <n> in <s> s: <fps> fps
+# shellcheck source=../../tests/guest/camera-lib.sh
 . /tests/camera-lib.sh
 frames=${1:-120}
 fps=${2:-60}
@@ -11,7 +12,7 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 bench() {
 	dev=$1 name=$2 w=$3 h=$4
-	v4l2-ctl -d "$dev" --set-fmt-video=width=$w,height=$h,pixelformat=YUYV -p "$fps" >/dev/null 2>&1
+	v4l2-ctl -d "$dev" "--set-fmt-video=width=$w,height=$h,pixelformat=YUYV" -p "$fps" >/dev/null 2>&1
 	eff=$(v4l2-ctl -d "$dev" -P | awk '/Frames per second/ { print $4 }')
 	got=$(v4l2-ctl -d "$dev" --get-fmt-video | awk -F': ' '/Width\/Height/ { print $2 }' | tr -d ' ')
 	# Warm up (buffers allocated once), then time N frames

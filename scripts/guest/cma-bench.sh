@@ -62,7 +62,7 @@ echo "INFO $(grep -E '^(MemTotal|MemAvailable)' /proc/meminfo | tr -s ' ' | tr '
 # start_frag [-l]: frag in the background, once it holds its memory
 start_frag() {
 	: >/tmp/frag.out
-	frag "$@" ${FRAG_MIB:-} </dev/null >/tmp/frag.out 2>&1 &
+	frag "$@" ${FRAG_MIB:+"$FRAG_MIB"} </dev/null >/tmp/frag.out 2>&1 &
 	fpid=$!
 	i=0
 	while ! grep -q '^frag: .* holding' /tmp/frag.out && [ $i -lt 600 ]; do

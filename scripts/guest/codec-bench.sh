@@ -5,8 +5,11 @@
 # OUTPUT buffer, as a real application would), 4 MMAP buffers a queue,
 # quality 75.  Prints one line per size:
 #   BENCH s5pv210-codec <w>x<h> YUYV encoded <n> in <s> s: <fps> fps, <bytes> bytes/frame
+# shellcheck source=../../tests/guest/lib.sh
 . /tests/lib.sh
+# shellcheck source=../../tests/guest/camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=../../tests/guest/codec-lib.sh
 . /tests/codec-lib.sh
 frames=${1:-120}
 CAM=$(cam_node)
@@ -16,8 +19,8 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 bench() {
 	w=$1 h=$2
-	grab YUYV $w $h 1 /tmp/frame.raw || { echo "BENCH error: no camera frame"; return; }
-	set -- --set-fmt-video-out=width=$w,height=$h,pixelformat=YUYV -c compression_quality=75 \
+	grab YUYV "$w" "$h" 1 /tmp/frame.raw || { echo "BENCH error: no camera frame"; return; }
+	set -- "--set-fmt-video-out=width=$w,height=$h,pixelformat=YUYV" -c compression_quality=75 \
 		--stream-out-mmap=4 --stream-mmap=4 --stream-from=/tmp/frame.raw --stream-loop
 	# warm-up, then N frames timed
 	v4l2-ctl -d "$CODEC" "$@" --stream-count=4 >/dev/null 2>&1

@@ -11,8 +11,11 @@
 #                                GStreamer (v4l2src ! v4l2jpegenc, zero copy)
 # and prints "demo: ..." progress lines.  On the host, codec_check.py demo
 # DIR turns the frames into PNG files and decodes and checks each JPEG.
+# shellcheck source=../../tests/guest/lib.sh
 . /tests/lib.sh
+# shellcheck source=../../tests/guest/camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=../../tests/guest/codec-lib.sh
 . /tests/codec-lib.sh
 
 n=${1:-6} w=640 h=480 out=/host
@@ -28,7 +31,7 @@ if [ -z "$CAM" ] || [ -z "$CODEC" ]; then
 fi
 raw=camera-${w}x$h-YUYV.yuyv base=codec-${w}x$h-YUYV
 rm -f $out/demo.txt $out/$raw $out/$base.mjpeg $out/$base-*.jpg
-if ! grab YUYV $w $h $n /tmp/raw; then
+if ! grab YUYV "$w" "$h" "$n" /tmp/raw; then
 	echo "demo: error: capturing $n frames from $CAM failed:"
 	tail -n 5 /tmp/grab.log | sed 's/^/demo:   /'
 	exit 1
@@ -37,7 +40,7 @@ echo "demo: captured $n YUYV ${w}x$h frames from the camera ($CAM), sequence $SE
 # Encoded into /tmp, then copied: v4l2-ctl writes straight from the
 # buffers it mmaps from the driver, which 9p's zero-copy path cannot pin,
 # so a stream written to /host directly comes out short (docs/driver-loop.md).
-if ! encode YUYV $w $h $n /tmp/raw /tmp/out.mjpeg 90; then
+if ! encode YUYV "$w" "$h" "$n" /tmp/raw /tmp/out.mjpeg 90; then
 	echo "demo: error: encoding on $CODEC failed:"
 	tail -n 5 /tmp/enc.log | sed 's/^/demo:   /'
 	exit 1
@@ -49,7 +52,7 @@ pos=0 i=0
 for size in $(echo "$SIZES" | tr , ' '); do
 	i=$((i + 1))
 	seq=$(echo "$SEQS" | cut -d, -f$i)
-	tail -c +$((pos + 1)) /tmp/out.mjpeg | head -c "$size" >$out/$base-$seq.jpg || exit 1
+	tail -c +$((pos + 1)) /tmp/out.mjpeg | head -c "$size" >"$out/$base-$seq.jpg" || exit 1
 	pos=$((pos + size))
 done
 {
@@ -76,4 +79,5 @@ if ! gst-launch-1.0 -q $pipeline >/tmp/gst.log 2>&1; then
 fi
 set +f
 cp /tmp/gst/frame-*.jpg $out/gstreamer/ || exit 1
+# shellcheck disable=SC2010 # (our own files' names: frame-NNN.jpg)
 echo "demo: GStreamer wrote $(ls /tmp/gst | grep -c '^frame-') JPEG frames into $out/gstreamer"

@@ -11,7 +11,9 @@ export S5P_TOP S5P_CACHE
 s5p_log()  { printf '==> %s\n' "$*" >&2; }
 # The identity of the project's patches (From: and Signed-off-by: of
 # kernel-patches/ and qemu-patches/; scripts/series.sh dev sets it in a dev tree).
+# shellcheck disable=SC2034 # (scripts/series.sh's)
 S5P_PATCH_NAME="S5PV210 CMA project"
+# shellcheck disable=SC2034 # (scripts/series.sh's)
 S5P_PATCH_EMAIL="cma@s5pv210-cma.org"
 s5p_info() { printf '    %s\n' "$*" >&2; }
 s5p_die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -87,7 +89,8 @@ s5p_build_lock() {
 	if [ "$S5P_BUILD_LOCK_DEPTH" = 0 ]; then
 		exec 9>>"$S5P_BUILD_LOCK"
 		if ! flock -n 9; then
-			local w=$(date +%s)
+			local w
+			w=$(date +%s)
 			s5p_log "waiting for another build to finish (lock $S5P_BUILD_LOCK)"
 			flock 9
 			# (a step's time below includes this wait: say how long)

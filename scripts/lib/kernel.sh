@@ -86,6 +86,7 @@ s5p_kernel_tarball() {
 	tarball=$dl/linux-source-$S5P_KVER.tar.xz
 	[ -f "$tarball" ] && { printf '%s\n' "$tarball"; return 0; }
 	mkdir -p "$dl"
+	# shellcheck disable=SC2012 # (Debian's file names: no space or newline)
 	deb=$(ls "$dl/linux-source-6.1_${S5P_KVER//:/%3a}_"*.deb 2>/dev/null | head -n1)
 	if [ -z "$deb" ]; then
 		s5p_log "kernel: downloading linux-source-6.1 $S5P_KVER (the installed one is $(s5p_pkg_version linux-source-6.1))"
@@ -93,6 +94,7 @@ s5p_kernel_tarball() {
 		(cd "$dl" && s5p_apt_get download "linux-source-6.1=$S5P_KVER" >"$dl/linux-download.log" 2>&1) ||
 			s5p_die "apt-get download linux-source-6.1=$S5P_KVER failed (log: $dl/linux-download.log): is the Debian archive reachable?"
 		s5p_done "$t" "kernel: source package downloaded"
+		# shellcheck disable=SC2012 # (Debian's file names: no space or newline)
 		deb=$(ls "$dl/linux-source-6.1_${S5P_KVER//:/%3a}_"*.deb | head -n1)
 	fi
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.1.tar.xz >"$tarball.tmp" ||
@@ -206,6 +208,7 @@ s5p_kernel_build() {
 	# directory (comments do not count).  The common fragments count too:
 	# checkouts with different ones sharing the cache build apart instead
 	# of rebuilding one directory in turns.
+	# shellcheck disable=SC2046 # (no word when the flavour has no fragment)
 	cfghash=$(grep -hE '^(CONFIG_|# CONFIG_.* is not set)' "$S5P_TOP"/boards/common/*.config \
 		"$S5P_TOP/boards/$board/kernel.config" $(s5p_kernel_fragment "$flavour") |
 		LC_ALL=C sort | sha256sum | cut -c1-12)

@@ -41,6 +41,7 @@ s5p_armel_debs() {
 		pkg=${pkgs[$i]} ver=${vers[$i]}
 		# apt-get download writes the epoch's colon as %3a.
 		enc=${ver//:/%3a}
+		# shellcheck disable=SC2012 # (Debian's file names: no space or newline)
 		deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
 		if [ -z "$deb" ]; then
 			s5p_info "downloading $pkg:armel $ver"
@@ -55,11 +56,12 @@ s5p_armel_debs() {
 	for i in "${!pkgs[@]}"; do
 		pkg=${pkgs[$i]} ver=${vers[$i]}
 		enc=${ver//:/%3a}
+		# shellcheck disable=SC2012 # (Debian's file names: no space or newline)
 		deb=$(ls "$dl/${pkg}_${enc}_"{armel,all}.deb 2>/dev/null | head -n1)
 		[ -n "$deb" ] || s5p_die "apt-get download $pkg:armel $ver wrote no armel or all .deb in $dl"
 		echo "$deb"
 	done
-	[ $n = 0 ] || s5p_done "$t" "rootfs: $n armel package(s) downloaded"
+	[ "$n" = 0 ] || s5p_done "$t" "rootfs: $n armel package(s) downloaded"
 }
 
 # s5p_armel_packages: the packages of rootfs/packages.txt, each once, in

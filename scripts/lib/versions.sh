@@ -118,7 +118,7 @@ s5p_apt_name() {
 # s5p_version_newest PKG SERIES: the newest version in the release whose
 # series is SERIES (any, when SERIES is empty).
 s5p_version_newest() {
-	local best= v
+	local best='' v
 	while read -r v; do
 		[ -n "$v" ] || continue
 		[ -z "$2" ] || [ "$(s5p_version_series "$1" "$v")" = "$2" ] || continue

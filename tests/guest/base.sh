@@ -1,6 +1,7 @@
 #!/bin/sh
 # Base machine checks from inside the guest (tests/suites/10-boards.sh runs
 # this on each board and checks the rest from the host).
+# shellcheck source=lib.sh
 . /tests/lib.sh
 
 # (Reaching this line is no check of its own: the host checks that the
@@ -10,10 +11,12 @@ echo "# $board: kernel reached userspace"
 # Memory: the banks the board has (boards/BOARD/board.conf, installed as
 # /etc/s5p/board.conf), as the kernel sees them.  Goni's second and third
 # banks are adjacent, so /proc/iomem shows them as one range.
+# shellcheck source=../../boards/goni/board.conf
 if [ ! -r /etc/s5p/board.conf ] || [ "$(. /etc/s5p/board.conf && echo "$BOARD")" != "$board" ]; then
 	not_ok "no /etc/s5p/board.conf for '$board' (device tree model: $(cat /proc/device-tree/model))"
 	exit 1
 fi
+# shellcheck source=../../boards/goni/board.conf
 . /etc/s5p/board.conf
 banks=$BOARD_BANKS ram=$BOARD_RAM_RANGES
 got=$(od -An -v -tx1 /proc/device-tree/memory@30000000/reg |

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Helpers for the camera's guest-side tests (busybox sh); source after
 # /tests/lib.sh.
 
@@ -35,15 +36,15 @@ capture() {
 	fcc=$1 w=$2 h=$3 flip=$4 n=$5 pat=${6:-0} ptag=
 	[ "$pat" = 0 ] || ptag=" $pat"
 	rm -f /tmp/cap.raw
-	v4l2-ctl -d "$CAM" --set-fmt-video=width=$w,height=$h,pixelformat=$fcc \
-		-c horizontal_flip=$((flip & 1)),vertical_flip=$((flip >> 1 & 1)),test_pattern=$pat \
-		--stream-mmap --stream-count=$n --stream-to=/tmp/cap.raw --verbose \
+	v4l2-ctl -d "$CAM" "--set-fmt-video=width=$w,height=$h,pixelformat=$fcc" \
+		-c "horizontal_flip=$((flip & 1)),vertical_flip=$((flip >> 1 & 1)),test_pattern=$pat" \
+		--stream-mmap "--stream-count=$n" --stream-to=/tmp/cap.raw --verbose \
 		>/tmp/cap.log 2>&1
 	rc=$?
-	size=$(frame_size $fcc $w $h)
+	size=$(frame_size "$fcc" "$w" "$h")
 	got=$(($(stat -c %s /tmp/cap.raw 2>/dev/null || echo 0) / size))
 	seqs=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *\([0-9]*\) .*/\1/p' /tmp/cap.log)
-	if [ $rc != 0 ] || [ "$got" != "$n" ] || [ "$(echo $seqs | wc -w)" != "$n" ]; then
+	if [ $rc != 0 ] || [ "$got" != "$n" ] || [ "$(echo "$seqs" | wc -w)" != "$n" ]; then
 		# the buffers dequeued apart from the frames written: how many,
 		# with the ERROR flag, empty (v4l2-ctl --verbose's dqbuf lines)
 		ndq=$(grep -c 'cap dqbuf:' /tmp/cap.log)
@@ -72,11 +73,12 @@ capture() {
 	for s in $seqs; do
 		[ "$s" -gt "$prev" ] || mono=0
 		prev=$s
-		sum=$(dd if=/tmp/cap.raw bs=$size skip=$i count=1 2>/dev/null | sha256sum)
+		sum=$(dd if=/tmp/cap.raw "bs=$size" skip=$i count=1 2>/dev/null | sha256sum)
 		echo "FRAME $fcc $w $h $flip $s ${sum%% *}$ptag"
 		i=$((i + 1))
 	done
 	if [ $mono = 1 ]; then
+		# shellcheck disable=SC2086 # (the list's words on one line)
 		ok "camera: capture $fcc ${w}x$h flip $flip${ptag:+, pattern$ptag}: $n frames, sequence $(echo $seqs | tr ' ' ,)"
 	else
 		not_ok "camera: capture $fcc ${w}x$h: sequence numbers do not increase: $seqs"
@@ -140,6 +142,7 @@ buffers_in_regions() {
 	who=$1 dev=$2 what=$3
 	for kr in $4; do
 		kind=${kr%%=*} reg=${kr#*=}
+		# shellcheck disable=SC2046 # (its two words: base and end)
 		set -- $(region_bounds "$reg")
 		lo=$1 hi=$2
 		if [ -z "$lo" ]; then
@@ -152,15 +155,15 @@ buffers_in_regions() {
 			dma=${dma%:} size=${size#size=}
 			a=$(printf '%d' "$dma") s=$(printf '%d' "$size")
 			n=$((n + 1))
-			if [ $a -lt $lo ] || [ $((a + s)) -gt $hi ]; then
+			if [ "$a" -lt "$lo" ] || [ $((a + s)) -gt "$hi" ]; then
 				bad=$((bad + 1))
 				echo "# $dma (+$size) is outside region $reg"
 			fi
-			[ "$region" = "region=$reg" ] && [ "$refs" = refs=1 ] ||
+			{ [ "$region" = "region=$reg" ] && [ "$refs" = refs=1 ]; } ||
 				{ bad=$((bad + 1)); echo "# $dma: ${region#region=} ${refs}, not a chunk of region $reg held once"; }
 		done </tmp/chunks
 		if [ $n -ge 4 ] && [ $bad = 0 ]; then
-			ok "$who: $what: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' $lo $hi))"
+			ok "$who: $what: all $n kind \"$kind\" buffers lie in region $reg ($(printf '%#x-%#x' "$lo" "$hi"))"
 		else
 			not_ok "$who: $what: kind \"$kind\": $n buffers, $bad outside region $reg"
 		fi
@@ -171,7 +174,7 @@ buffers_in_regions() {
 # of each KIND is a chunk of REGION (debugfs cma/chunks).
 placement() {
 	fcc=$1 w=$2 h=$3
-	v4l2-ctl -d "$CAM" --set-fmt-video=width=$w,height=$h,pixelformat=$fcc \
+	v4l2-ctl -d "$CAM" "--set-fmt-video=width=$w,height=$h,pixelformat=$fcc" \
 		--stream-mmap=4 --stream-count=100000 >/dev/null 2>&1 &
 	pid=$!
 	wait_buffers 4

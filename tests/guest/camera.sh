@@ -11,8 +11,11 @@
 #
 # Besides TAP lines it prints "FRAME <fourcc> <w> <h> <flip> <seq> <sha256> [<pattern>]"
 # for every captured frame; the host recomputes the pattern and compares.
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 scenario=${1:-main}
@@ -84,6 +87,7 @@ main)
 	cat /tmp/chunks.big /sys/kernel/debug/cma/chunks >/tmp/chunks.both
 	kill $pid
 	wait $pid 2>/dev/null
+	# shellcheck disable=SC2016 # (the guest shell's script, expanded there)
 	check "camera: every buffer of both kinds 8 KiB aligned, NM12 1280x720 and 32x16 (what the codec imports)" sh -c '
 		n=0
 		while read -r dma size region refs owner; do

@@ -5,8 +5,11 @@
 #
 #   /tests/cma-guest.sh defaults|override|bad
 set -f	# cma_map= values hold '*' and '?'
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
+# shellcheck source=cma-scenarios.sh
 . /tests/cma-scenarios.sh
 
 scenario=${1:-defaults}
@@ -19,10 +22,12 @@ rm -rf "$T" && mkdir -p "$T"
 # regions as the boot log states them (each has a base: the device tree
 # places them all), the total size, and the bank (0, 1, ...) each of cam,
 # codec-a and codec-b sits in.
+# shellcheck source=../../boards/goni/board.conf
 if [ ! -r /etc/s5p/board.conf ] || [ "$(. /etc/s5p/board.conf && echo "$BOARD")" != "$board" ]; then
 	not_ok "CMA: no /etc/s5p/board.conf for '$board'"
 	exit 1
 fi
+# shellcheck source=../../boards/goni/board.conf
 . /etc/s5p/board.conf
 DEF_CMA=$BOARD_CMA DEF_MAP=$BOARD_CMA_MAP DEF_REGIONS='' DEF_TOTAL=0
 BANK_CAM='' BANK_A='' BANK_B=''
@@ -124,16 +129,17 @@ scenario_defaults() {
 	check_eq "CMA boot log: the regions where the device tree puts them" \
 		"$DEF_REGIONS" "$(klog | grep -E '^cma: region (cam|codec-a|codec-b|codec-fw): base=')"
 	if region codec-fw && [ "$R_SIZE" = $((0x100000)) ] && [ "$R_ALIGN" = $((0x20000)) ] &&
-		[ $((R_BASE % 0x20000)) = 0 ] && [ "$(bank $R_BASE $R_SIZE)" != -1 ]; then
-		ok "CMA boot log: codec-fw is 1 MiB, 128 KiB aligned, in bank $(bank $R_BASE $R_SIZE)"
+		[ $((R_BASE % 0x20000)) = 0 ] && [ "$(bank "$R_BASE" "$R_SIZE")" != -1 ]; then
+		ok "CMA boot log: codec-fw is 1 MiB, 128 KiB aligned, in bank $(bank "$R_BASE" "$R_SIZE")"
 	else
 		not_ok "CMA boot log: codec-fw"
 		region_line codec-fw | sed 's/^/# /'
 	fi
 	for r in cam codec-a codec-b; do
 		region $r
+		# shellcheck disable=SC2046 # (one word: A, B or CAM)
 		eval want=\$BANK_$(echo $r | sed 's/codec-a/A/; s/codec-b/B/; s/cam/CAM/')
-		check_eq "CMA: region $r is in bank $want" "$want" "$(bank $R_BASE $R_SIZE)"
+		check_eq "CMA: region $r is in bank $want" "$want" "$(bank "$R_BASE" "$R_SIZE")"
 	done
 	check_eq "CMA boot log: the map rules" "$DEF_RULES" "$(klog | grep '^cma: map rule')"
 	check_eq "CMA boot log: summary" \
@@ -160,16 +166,16 @@ a other-device 1M
 l
 EOF
 	f=$T/route.out
-	check_chunk "CMA: s5p-codec kind a" $f 1 0x100000 codec-a $BANK_A
-	check_chunk "CMA: s5p-codec kind b" $f 2 0x100000 codec-b $BANK_B
+	check_chunk "CMA: s5p-codec kind a" $f 1 0x100000 codec-a "$BANK_A"
+	check_chunk "CMA: s5p-codec kind b" $f 2 0x100000 codec-b "$BANK_B"
 	check_chunk "CMA: s5p-codec kind fw" $f 3 0x10000 codec-fw
 	s=$(chunk_start $f 3)
 	check_eq "CMA: the firmware chunk is 128 KiB aligned" 0 $((s % 0x20000))
-	check_chunk "CMA: s5p-codec.0 kind b" $f 4 0x100000 codec-b $BANK_B
-	check_chunk "CMA: s5p-cam" $f 5 0x100000 cam $BANK_CAM
-	check_chunk "CMA: s5p-cam.0 kind preview" $f 6 0x100000 cam $BANK_CAM
-	check_chunk "CMA: the camera's device tree name fb200000.camera, kind y" $f 7 0x100000 cam $BANK_CAM
-	check_chunk "CMA: fb200000.camera kind c" $f 8 0x100000 cam $BANK_CAM
+	check_chunk "CMA: s5p-codec.0 kind b" $f 4 0x100000 codec-b "$BANK_B"
+	check_chunk "CMA: s5p-cam" $f 5 0x100000 cam "$BANK_CAM"
+	check_chunk "CMA: s5p-cam.0 kind preview" $f 6 0x100000 cam "$BANK_CAM"
+	check_chunk "CMA: the camera's device tree name fb200000.camera, kind y" $f 7 0x100000 cam "$BANK_CAM"
+	check_chunk "CMA: fb200000.camera kind c" $f 8 0x100000 cam "$BANK_CAM"
 	check_eq "CMA: the codec with no kind and a device no rule names get ENOENT" 2 \
 		"$(grep -c 'cma_alloc: No such file or directory (ENOENT)' $T/route.err)"
 	# A region's name typed where a device is expected: cma-test says what
@@ -193,10 +199,10 @@ a s5p-codec/a $R_SIZE
 a s5p-codec/a 4K
 a s5p-codec/b 4K
 EOF
-	check_chunk "CMA: kind a can fill codec-a" $T/full.out 1 $R_SIZE codec-a
+	check_chunk "CMA: kind a can fill codec-a" $T/full.out 1 "$R_SIZE" codec-a
 	check_err "CMA: then kind a gets ENOMEM, not memory in codec-b's bank" $T/full.err \
 		"cma_alloc: Cannot allocate memory (ENOMEM)"
-	check_chunk "CMA: kind b still has codec-b" $T/full.out 2 0x1000 codec-b $BANK_B
+	check_chunk "CMA: kind b still has codec-b" $T/full.out 2 0x1000 codec-b "$BANK_B"
 
 	# What one mapping writes, another reads back; chunks do not overlap.
 	session mmap <<EOF
@@ -284,15 +290,15 @@ EOF
 	# Nothing leaks: no chunk left, and each region can be had whole.
 	no_leaks "CMA: every chunk is freed when its file is closed"
 	session whole <<EOF
-a s5p-cam $(region cam; echo $R_SIZE)
-a s5p-codec/a $(region codec-a; echo $R_SIZE)
-a s5p-codec/b $(region codec-b; echo $R_SIZE)
-a s5p-codec/fw $(region codec-fw; echo $R_SIZE)
+a s5p-cam $(region cam; echo "$R_SIZE")
+a s5p-codec/a $(region codec-a; echo "$R_SIZE")
+a s5p-codec/b $(region codec-b; echo "$R_SIZE")
+a s5p-codec/fw $(region codec-fw; echo "$R_SIZE")
 EOF
-	check_chunk "CMA: region cam can be allocated whole" $T/whole.out 1 $(region cam; echo $R_SIZE) cam
-	check_chunk "CMA: region codec-a can be allocated whole" $T/whole.out 2 $(region codec-a; echo $R_SIZE) codec-a
-	check_chunk "CMA: region codec-b can be allocated whole" $T/whole.out 3 $(region codec-b; echo $R_SIZE) codec-b
-	check_chunk "CMA: region codec-fw can be allocated whole" $T/whole.out 4 $(region codec-fw; echo $R_SIZE) codec-fw
+	check_chunk "CMA: region cam can be allocated whole" $T/whole.out 1 "$(region cam; echo "$R_SIZE")" cam
+	check_chunk "CMA: region codec-a can be allocated whole" $T/whole.out 2 "$(region codec-a; echo "$R_SIZE")" codec-a
+	check_chunk "CMA: region codec-b can be allocated whole" $T/whole.out 3 "$(region codec-b; echo "$R_SIZE")" codec-b
+	check_chunk "CMA: region codec-fw can be allocated whole" $T/whole.out 4 "$(region codec-fw; echo "$R_SIZE")" codec-fw
 	no_leaks "CMA: nothing leaked at the end"
 }
 
@@ -314,7 +320,9 @@ cma: cma_map=$map (command line)" "$(klog | grep '^cma: cma_map=')"
 	# the dma-buf heaps: the regions the device tree marks linux,cma-heap
 	# while they are the ones set up; none when cma= replaces them
 	if [ -n "$cma" ]; then hp=; else hp="cam codec-a codec-b"; fi
-	check_eq "CMA: dma-buf heaps: ${hp:-none, the regions being the command line's}" "$hp" \
+	none="none, the regions being the command line's"
+	# shellcheck disable=SC2012 # (the heaps' names: the regions')
+	check_eq "CMA: dma-buf heaps: ${hp:-$none}" "$hp" \
 		"$(ls /dev/dma_heap 2>/dev/null | sort | tr '\n' ' ' | sed 's/ $//')"
 	check_debugfs
 	case "$board" in

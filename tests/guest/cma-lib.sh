@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Helpers for the CMA guest tests (busybox sh).  Source after /tests/lib.sh.
 # docs/cma.md describes the boot log and the debugfs files they read.
 
@@ -19,12 +20,15 @@ region() {
 	[ -n "$_l" ] || return 1
 	R_BASE=$(($(field "$_l" base)))
 	R_SIZE=$(($(field "$_l" size)))
+	# shellcheck disable=SC2034 # (for the callers, as R_BASE and R_SIZE)
 	R_ALIGN=$(($(field "$_l" align)))
+	# shellcheck disable=SC2034 # (for the callers, as R_BASE and R_SIZE)
 	R_ALLOC=$(field "$_l" allocator)
 }
 
 # The memory banks of this board: "base size" pairs, in hex.
 banks() {
+	# shellcheck disable=SC2154 # (lib.sh's, sourced first)
 	case "$board" in
 	goni) echo "0x30000000 0x05000000 0x40000000 0x10000000 0x50000000 0x08000000" ;;
 	aquila) echo "0x30000000 0x05000000 0x40000000 0x18000000" ;;
@@ -33,6 +37,7 @@ banks() {
 
 # bank ADDR SIZE: the number of the bank holding [ADDR, ADDR + SIZE), or -1.
 bank() {
+	# shellcheck disable=SC2046 # (the banks' words)
 	set -- $(($1)) $(($2)) $(banks)
 	_a=$1 _s=$2 _n=0
 	shift 2
@@ -98,6 +103,7 @@ CMA_BASE_CHUNKS=/tmp/cma-base-chunks
 # cma_base_used REGION: bytes of REGION the baseline chunks hold.
 cma_base_used() {
 	_u=0
+	# shellcheck disable=SC2013 # (one word a line: a size)
 	for _z in $(sed -n "s/.* size=\(0x[0-9a-f]*\) region=$1 .*/\1/p" "$CMA_BASE_CHUNKS"); do
 		_u=$((_u + _z))
 	done

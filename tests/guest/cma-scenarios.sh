@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # The CMA guest test scenarios: the kernel arguments each boot gets.
 # Sourced by tests/suites/40-cma-guest.sh (bash, on the host) and by
 # /tests/cma-guest.sh (busybox sh, in the guest).

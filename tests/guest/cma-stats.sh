@@ -9,7 +9,9 @@
 #                         bigphysarea=256
 #   cma-stats.sh badbig   after a boot with bigphysarea=12x
 set -f
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 scenario=${1:-main}
@@ -106,13 +108,14 @@ sequence() {
 bigphys_table() {
 	echo "Big physical area, size $1 kB"
 	echo "                       free list:             used list:"
-	printf 'number of blocks:      %8d               %8d\n' $2 $5
-	printf 'size of largest block: %8d kB            %8d kB\n' $3 $6
-	printf 'total:                 %8d kB            %8d kB\n' $4 $7
+	printf 'number of blocks:      %8d               %8d\n' "$2" "$5"
+	printf 'size of largest block: %8d kB            %8d kB\n' "$3" "$6"
+	printf 'total:                 %8d kB            %8d kB\n' "$4" "$7"
 }
 
 scenario_main() {
 	# The regions and their allocators, in sysfs and the boot log.
+	# shellcheck disable=SC2012 # (the regions' names)
 	check_eq "stats: one sysfs directory per region" \
 		"bf1 bigphysarea bm ff1" "$(ls "$CMA_SYSFS" | tr '\n' ' ' | sed 's/ $//')"
 	check_eq "stats: ff1 uses ff" ff "$(cma_stat ff1 allocator)"

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Helpers for the codec's guest-side tests (busybox sh); source after
 # /tests/lib.sh and /tests/camera-lib.sh.
 
@@ -30,8 +31,8 @@ codec_wait_buffers() {
 # pattern PATTERN (default 0, the bars) into FILE; sets SEQS
 # (comma-separated sequence numbers); fails if fewer came.
 grab() {
-	v4l2-ctl -d "$CAM" --set-fmt-video=width=$2,height=$3,pixelformat=$1 -c test_pattern=${6:-0} \
-		--stream-mmap --stream-count=$4 --stream-to="$5" --verbose >/tmp/grab.log 2>&1
+	v4l2-ctl -d "$CAM" "--set-fmt-video=width=$2,height=$3,pixelformat=$1" -c "test_pattern=${6:-0}" \
+		--stream-mmap "--stream-count=$4" --stream-to="$5" --verbose >/tmp/grab.log 2>&1
 	rc=$?
 	# the control outlives the file: back to the bars
 	[ "${6:-0}" = 0 ] || v4l2-ctl -d "$CAM" -c test_pattern=0
@@ -45,10 +46,10 @@ grab() {
 # codec (MMAP both queues) into the Motion-JPEG stream OUT; sets SIZES
 # (comma-separated bytes of each frame, in order).
 encode() {
-	v4l2-ctl -d "$CODEC" --set-fmt-video-out=width=$2,height=$3,pixelformat=$1 \
+	v4l2-ctl -d "$CODEC" "--set-fmt-video-out=width=$2,height=$3,pixelformat=$1" \
 		${7:+-c compression_quality=$7} \
 		--stream-out-mmap --stream-mmap --stream-from="$5" --stream-to="$6" \
-		--stream-count=$4 --verbose >/tmp/enc.log 2>&1 || return 1
+		"--stream-count=$4" --verbose >/tmp/enc.log 2>&1 || return 1
 	# (an empty buffer flagged LAST may end the drain: no frame)
 	SIZES=$(sed -n 's/.*cap dqbuf: *[0-9]* seq: *[0-9]* bytesused: *\([1-9][0-9]*\).*/\1/p' /tmp/enc.log |
 		tr '\n' , | sed 's/,$//')
@@ -77,12 +78,12 @@ emit() {
 pipeline() {
 	fcc=$1 w=$2 h=$3 n=$4 pat=${6:-0}
 	rm -f /tmp/raw /tmp/out.mjpeg
-	if ! grab $fcc $w $h $n /tmp/raw $pat; then
+	if ! grab "$fcc" "$w" "$h" "$n" /tmp/raw "$pat"; then
 		not_ok "codec: capture $n $fcc ${w}x$h frames from the camera"
 		tail -n 5 /tmp/grab.log | sed 's/^/# /'
 		return
 	fi
-	if ! encode $fcc $w $h $n /tmp/raw /tmp/out.mjpeg $5; then
+	if ! encode "$fcc" "$w" "$h" "$n" /tmp/raw /tmp/out.mjpeg "$5"; then
 		not_ok "codec: encode $n $fcc ${w}x$h frames (v4l2-ctl failed)"
 		tail -n 5 /tmp/enc.log | sed 's/^/# /'
 		return
@@ -96,21 +97,21 @@ pipeline() {
 	done
 	size=$(stat -c %s /tmp/out.mjpeg)
 	what="$fcc ${w}x$h"
-	[ $pat = 0 ] || what="$what, test pattern $pat"
+	[ "$pat" = 0 ] || what="$what, test pattern $pat"
 	if [ "$nsz" = "$n" ] && [ $bad = 0 ] && [ "$size" = "$pos" ]; then
 		ok "codec: $what: $n frames encoded, each from SOI to EOI, $size bytes (frames $SIZES)"
 	else
 		not_ok "codec: $what: $nsz of $n frames, $bad without SOI/EOI, $size bytes for $pos"
 	fi
-	emit MJPEG /tmp/out.mjpeg $fcc $w $h $SEQS $SIZES $pat
+	emit MJPEG /tmp/out.mjpeg "$fcc" "$w" "$h" "$SEQS" "$SIZES" "$pat"
 	rm -f /tmp/raw /tmp/out.mjpeg
 }
 
 # stream_start FOURCC W H: endless encode of one camera frame in the
 # background (PID in SPID), until 8 codec buffers exist
 stream_start() {
-	grab $1 $2 $3 1 /tmp/loop.raw
-	v4l2-ctl -d "$CODEC" --set-fmt-video-out=width=$2,height=$3,pixelformat=$1 \
+	grab "$1" "$2" "$3" 1 /tmp/loop.raw
+	v4l2-ctl -d "$CODEC" "--set-fmt-video-out=width=$2,height=$3,pixelformat=$1" \
 		--stream-out-mmap=4 --stream-mmap=4 --stream-from=/tmp/loop.raw --stream-loop \
 		--stream-count=1000000 >/tmp/stream.log 2>&1 &
 	SPID=$!
@@ -121,7 +122,7 @@ stream_start() {
 # codec buffer of each KIND is a chunk of REGION (debugfs cma/chunks).
 codec_placement() {
 	fcc=$1 w=$2 h=$3
-	stream_start $fcc $w $h
+	stream_start "$fcc" "$w" "$h"
 	cp /sys/kernel/debug/cma/chunks /tmp/chunks
 	kill $SPID
 	wait $SPID 2>/dev/null

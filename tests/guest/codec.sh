@@ -23,9 +23,13 @@
 # Besides TAP lines it prints each encoded stream, base64, between
 # "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES" and "END-FILE MJPEG": the host
 # decodes every frame and compares it with the camera's pattern.
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=codec-lib.sh
 . /tests/codec-lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 scenario=${1:-main}
@@ -177,6 +181,7 @@ main)
 	# interrupt or, on a stuck device, the 10 s watchdog ----
 	codec-bad abort "$CODEC" 5 >/tmp/abort.log 2>&1
 	grep -v ': ok$' /tmp/abort.log | sed 's/^/# /'
+	# shellcheck disable=SC2046 # (its two numbers)
 	set -- $(sed -n 's/^aborts: \([0-9]*\) of 5 jobs aborted at STREAMOFF, [0-9]* waited for, \([0-9]*\) other;.*/\1 \2/p' /tmp/abort.log)
 	check "codec: STREAMOFF(OUTPUT) during a 1920x1080 job aborts it (CAPTURE buffer ERROR; ${1:-?} of 5), and the next frame encodes" \
 		sh -c "[ '${1:-0}' -ge 1 ] && [ '${2:-1}' = 0 ] &&
@@ -195,6 +200,7 @@ main)
 	sed 's/^/# /' /tmp/parm.log
 	# (a mem2mem JPEG encoder has no frame interval: v4l2-compliance
 	# fails G/S_PARM on it, docs/codec.md)
+	# shellcheck disable=SC2016 # (sh -c's script, expanded there)
 	check "codec: no G/S_PARM on either queue (ENOTTY), as v4l2-compliance wants of a JPEG encoder" \
 		sh -c 'for w in "G_PARM output" "S_PARM output 1/25" "S_PARM output 0/0" "G_PARM capture" "S_PARM capture"; do
 			grep -qx "$w: errno ENOTTY" /tmp/parm.log || exit 1; done'

@@ -16,8 +16,11 @@
 #                       fb200000.camera/y (kinds are never lost under a
 #                       catch-all rule); its kind "c", which no rule names,
 #                       goes where "*" says
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 scenario=${1:-placed}
@@ -30,7 +33,7 @@ VBASE=$R_BASE VSIZE=$R_SIZE
 # vivid_capture W H N: capture N frames of YUYV WxH; prints the frame count.
 vivid_capture() {
 	rm -f /tmp/v.raw
-	v4l2-ctl -d "$V0" --set-fmt-video=width=$1,height=$2,pixelformat=YUYV \
+	v4l2-ctl -d "$V0" "--set-fmt-video=width=$1,height=$2,pixelformat=YUYV" \
 		--stream-mmap --stream-count="$3" --stream-to=/tmp/v.raw >/tmp/v.log 2>&1
 	echo $(($(stat -c %s /tmp/v.raw 2>/dev/null || echo 0) / ($1 * $2 * 2)))
 }
@@ -55,9 +58,10 @@ placed)
 	check "dma-api: while vivid streams, its buffers are chunks of region vivid owned by vivid.0 ($n, $other elsewhere)" \
 		[ "$n" -ge 2 -a "$other" = 0 ]
 	bad=0
+	# shellcheck disable=SC2013 # (one word a line: ADDR:SIZE)
 	for a in $(sed -n 's/^ *\(0x[0-9a-f]*\): size=\(0x[0-9a-f]*\) .*/\1:\2/p' /tmp/chunks0); do
 		s=$((${a%%:*})) z=$((${a##*:}))
-		[ $s -ge $VBASE ] && [ $((s + z)) -le $((VBASE + VSIZE)) ] || bad=$((bad + 1))
+		[ $s -ge "$VBASE" ] && [ $((s + z)) -le $((VBASE + VSIZE)) ] || bad=$((bad + 1))
 		# 614400-byte buffers: aligned to their order, 1 MiB
 		[ $((s % 1048576)) = 0 ] || bad=$((bad + 1))
 	done

@@ -12,13 +12,18 @@
 #                       buffer outside port A refused, and bad input
 #   dma-heap.sh param   cma_heaps=cam,nosuch: only cam is a heap, one
 #                       error line for nosuch
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=codec-lib.sh
 . /tests/codec-lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 scenario=${1:-main}
 HEAPS=/dev/dma_heap
+# shellcheck disable=SC2012 # (the heaps' names: the regions')
 heaps() { ls "$HEAPS" 2>/dev/null | sort | tr '\n' ' ' | sed 's/ $//'; }
 heap_chunks() { grep -c ' owner=dma-heap' "$CMA_DEBUGFS/chunks"; }
 
@@ -48,6 +53,7 @@ main)
 	n=$(grep -c 'size=0x00100000 region=codec-a refs=1 owner=dma-heap/cma-heap$' /tmp/chunks)
 	check_eq "heap: 3 buffers of 1 MiB held are 3 chunks of codec-a owned by dma-heap/cma-heap" 3 "$n"
 	bad=0
+	# shellcheck disable=SC2013 # (one word a line: an address)
 	for s in $(sed -n 's/^\(0x[0-9a-f]*\): .*/\1/p' /tmp/chunks); do
 		[ $((s % 1048576)) = 0 ] || bad=$((bad + 1))
 	done

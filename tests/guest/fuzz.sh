@@ -10,9 +10,13 @@
 #   fuzz.sh shared      (a part of the debug kernel's shared boot, tests/lib/
 #                       shared-boot.sh: a random seed, 300 operations, 4
 #                       processes, 4 killed; the seed is in the output)
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=codec-lib.sh
 . /tests/codec-lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 seed=${1:?seed} ops=${2:-5000} procs=${3:-4} kills=${4:-4}

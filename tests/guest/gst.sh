@@ -85,9 +85,11 @@ CAM=$(node s5pv210-camera)
 run() { # CASE KIND FOURCC W H PIPELINE...: queued for gst-run
 	c=$1 kind=$2 f=$3 w=$4 h=$5
 	shift 5
-	echo "!rm -rf $tmp && mkdir -p $tmp" >>"$list"
-	echo ">$tmp/gst.log $*" >>"$list"
-	echo "!sh $0 --file $out $c $kind $f $w $h $frames" >>"$list"
+	{
+		echo "!rm -rf $tmp && mkdir -p $tmp"
+		echo ">$tmp/gst.log $*"
+		echo "!sh $0 --file $out $c $kind $f $w $h $frames"
+	} >>"$list"
 }
 
 gst_run() { # the queued cases, in one gst-run
@@ -163,19 +165,19 @@ for size in "$@"; do
 	w=${size%x*} h=${size#*x}
 	for f in YUY2 NV12; do
 		caps=video/x-raw,format=$f,width=$w,height=$h
-		run "cam-raw-$f-$size" cam-raw $f $w $h \
+		run "cam-raw-$f-$size" cam-raw "$f" "$w" "$h" \
 			v4l2src device="$CAM" num-buffers="$frames" ! "$caps" ! \
 			multifilesink location="$tmp/f-%03d.raw"
-		run "cam-jpeg-$f-$size" cam-jpeg $f $w $h \
+		run "cam-jpeg-$f-$size" cam-jpeg "$f" "$w" "$h" \
 			v4l2src device="$CAM" num-buffers="$frames" ! "$caps" ! \
 			v4l2jpegenc ! multifilesink location="$tmp/f-%03d.jpg"
-		dmabuf $f $w $h
-		run "test-jpeg-$f-$size" test-jpeg $f $w $h \
+		dmabuf "$f" "$w" "$h"
+		run "test-jpeg-$f-$size" test-jpeg "$f" "$w" "$h" \
 			videotestsrc num-buffers="$frames" ! "$caps,framerate=30/1" ! tee name=t \
 			t. ! queue ! multifilesink location="$tmp/f-%03d.raw" \
 			t. ! queue ! v4l2jpegenc ! multifilesink location="$tmp/f-%03d.jpg"
-		if [ $first = 1 ] && [ $f = YUY2 ]; then
-			launch "cam-dec-$f-$size" cam-dec $f $w $h \
+		if [ $first = 1 ] && [ "$f" = YUY2 ]; then
+			launch "cam-dec-$f-$size" cam-dec "$f" "$w" "$h" \
 				v4l2src device="$CAM" num-buffers="$frames" ! "$caps" ! \
 				v4l2jpegenc ! jpegparse ! jpegdec ! videoconvert ! video/x-raw,format=YUY2 ! \
 				multifilesink location="$tmp/f-%03d.raw"
@@ -189,9 +191,9 @@ gst_run
 for size in ${PLAIN:-}; do
 	w=${size%x*} h=${size#*x}
 	for f in YUY2 NV12; do
-		direct "cam-plain-$f-$size" cam-plain $f $w $h "${PLAIN_FRAMES:-8}" \
+		direct "cam-plain-$f-$size" cam-plain "$f" "$w" "$h" "${PLAIN_FRAMES:-8}" \
 			gst-launch-1.0 -q v4l2src io-mode=dmabuf num-buffers="${PLAIN_FRAMES:-8}" ! \
-			video/x-raw,format=$f,width=$w,height=$h ! \
+			"video/x-raw,format=$f,width=$w,height=$h" ! \
 			v4l2jpegenc output-io-mode=dmabuf-import ! multifilesink location="$out/cam-plain-$f-$size/f-%02d.jpg"
 	done
 done

@@ -14,8 +14,11 @@
 # Besides TAP lines it prints the encoded streams, base64, between
 # "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES" and "END-FILE MJPEG": the host
 # decodes every frame with djpeg and compares it with the camera's pattern.
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh
+# shellcheck source=codec-lib.sh
 . /tests/codec-lib.sh
 
 scenario=${1:-main}
@@ -100,15 +103,16 @@ fi
 rt() {
 	w=$1 h=$2 nf=$3 q=${4:-}
 	what="YUYV ${w}x$h${q:+ quality $q}${5:+ $5}${6:+ restart $6}"
-	if ! grab YUYV $w $h $nf /tmp/raw; then
+	if ! grab YUYV "$w" "$h" "$nf" /tmp/raw; then
 		not_ok "jpeg: capture $nf YUYV ${w}x$h frames from the camera"
 		tail -n 5 /tmp/grab.log | sed 's/^/# /'
 		return
 	fi
-	JPEG_RT_CHUNKS=/tmp/chunks jpeg-rt "$ENC" "$DEC" /tmp/raw $w $h $nf /tmp/rt.mjpeg /tmp/rt.yuv \
-		$q ${5:-} ${6:-} >/tmp/rt.log 2>&1
+	JPEG_RT_CHUNKS=/tmp/chunks jpeg-rt "$ENC" "$DEC" /tmp/raw "$w" "$h" "$nf" /tmp/rt.mjpeg /tmp/rt.yuv \
+		${q:+"$q"} ${5:+"$5"} ${6:+"$6"} >/tmp/rt.log 2>&1
 	rc=$?
 	sed 's/^/# /' /tmp/rt.log
+	# shellcheck disable=SC2046 # (its two numbers)
 	set -- $(sed -n 's/^min-psnr: Y \([0-9.]*\) CbCr \([0-9.]*\)$/\1 \2/p' /tmp/rt.log)
 	sizes=$(sed -n 's/^sizes: //p' /tmp/rt.log)
 	# 30 dB in luma and chroma, in whole dB (busybox sh has no floats)
@@ -117,8 +121,9 @@ rt() {
 	else
 		not_ok "jpeg: $what: round trip (status $rc, PSNR '${1:-none}' '${2:-none}')"
 	fi
-	emit MJPEG /tmp/rt.mjpeg YUYV $w $h $SEQS $sizes 0
+	emit MJPEG /tmp/rt.mjpeg YUYV "$w" "$h" "$SEQS" "$sizes" 0
 	# every buffer of the four queues (one each) a chunk of region jpeg
+	# shellcheck disable=SC2046 # (its two words: base and end)
 	set -- $(region_bounds jpeg)
 	lo=$1 hi=$2 nb=0 bad=0
 	while read -r dma size region refs owner; do
@@ -126,13 +131,13 @@ rt() {
 		dma=${dma%:} size=${size#size=}
 		a=$(printf '%d' "$dma") s=$(printf '%d' "$size")
 		nb=$((nb + 1))
-		if [ -z "$lo" ] || [ $a -lt $lo ] || [ $((a + s)) -gt $hi ] || [ "$region" != region=jpeg ]; then
+		if [ -z "$lo" ] || [ "$a" -lt "$lo" ] || [ $((a + s)) -gt "$hi" ] || [ "$region" != region=jpeg ]; then
 			bad=$((bad + 1))
 			echo "# $dma (+$size, $region) is outside region jpeg"
 		fi
 	done </tmp/chunks
 	if [ $nb -ge 4 ] && [ $bad = 0 ]; then
-		ok "jpeg: $what: all $nb buffers (encoder and decoder, both queues) lie in region jpeg ($(printf '%#x-%#x' $lo $hi)), where cma_map= sends $JPEG_DEV"
+		ok "jpeg: $what: all $nb buffers (encoder and decoder, both queues) lie in region jpeg ($(printf '%#x-%#x' "$lo" "$hi")), where cma_map= sends $JPEG_DEV"
 	else
 		not_ok "jpeg: $what: $nb buffers, $bad outside region jpeg"
 		grep "owner=$JPEG_DEV" /tmp/chunks | sed 's/^/#   /'

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Helpers for guest-side test scripts (busybox sh).  Source it:
 #   . /tests/lib.sh
 # The results are KTAP (the kernel's Documentation/dev-tools/ktap.rst):

@@ -13,7 +13,9 @@
 #                        unaligned region odd stays static, big serves 12 MiB
 #                        from under a hog
 set -f
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 scenario=${1:-default}
@@ -32,6 +34,7 @@ in_cam() {
 }
 # The regions and whether each is movable: "cam=1 codec-a=1 ..."
 movable_flags() {
+	# shellcheck disable=SC2045 # (set -f: no glob here; sysfs's names)
 	for _r in $(ls "$SYS"); do printf '%s=%s ' "$_r" "$(stat_of "$_r" movable)"; done
 }
 errors() { klog | grep -c '^cma: error:'; }
@@ -114,6 +117,7 @@ take() {
 }
 
 scenario_default() {
+	# shellcheck source=../../boards/goni/board.conf
 	check "movable: the board's cma_movable= (board.conf's BOARD_CMA_MOVABLE, the tree's reusable regions) in the boot log" \
 		grep -qxF "cma: cma_movable=$(. /etc/s5p/board.conf && echo "$BOARD_CMA_MOVABLE") (device tree)" "$T/klog"
 	check_eq "movable: cam, codec-a and codec-b lend, codec-fw stays static" \
@@ -150,7 +154,7 @@ scenario_default() {
 	hog_start -a $(($(meminfo MemAvailable) / 1024 - 48)) -f 16
 	check "movable: hog holds MemAvailable less 48 MiB, and 16 MiB of page cache" \
 		grep -q '^hog: holding' "$T/hog.out"
-	cat "$T/hog.out" | sed 's/^/# /'
+	sed 's/^/# /' "$T/hog.out"
 	big=$H_PID
 	hog_start -o "$T/hog-small.out" -a 20
 	small=$H_PID H_PID=$big

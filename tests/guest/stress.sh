@@ -10,7 +10,9 @@
 # docs/fuzzing-guest.md.)
 #
 #   stress.sh SEED OPS PROCS KILLS CHECKS [cma-stress options...]
+# shellcheck source=lib.sh
 . /tests/lib.sh
+# shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh
 
 seed=${1:?seed} ops=${2:-100000} procs=${3:-4} kills=${4:-4} checks=${5:-4}

@@ -38,7 +38,7 @@ rm -rf "$out" && mkdir -p "$out" || exit 1
 scale=$(sed -n 's/^# s5p-timeout-scale: *\([0-9]*\)$/\1/p' \
 	"$S5P_TOP/boards/flavours/${S5P_FLAVOUR:-default}.config" 2>/dev/null | head -n1)
 limit=$((900 * ${scale:-1}))
-cmd= n=0
+cmd='' n=0
 for p in "$@"; do
 	IFS=: read -r suite script scenario <<<"$p"
 	[[ $suite/$scenario =~ ^[A-Za-z0-9@._-]+/[A-Za-z0-9@._-]+$ ]] || { t_fail "bad part '$p'"; continue; }
@@ -48,6 +48,7 @@ for p in "$@"; do
 	n=$((n + 1))
 done
 cmd+="true"
+# shellcheck disable=SC2016 # (quotes shown around the value, which expands)
 echo "# $board: $n parts in one boot (${S5P_FLAVOUR:-default} kernel${append:+, --append '$append'}): $*"
 log=$T_TMP/console.log
 t0=$(date +%s)
@@ -87,7 +88,7 @@ split log "$log"
 # CMA's "cma: " lines of its first second), for the suites that check it:
 # OUTDIR/boot.BOARD.log (t_part's T_PART_START)
 sed '/S5P-PART-BEGIN /,$d' "$log" >"$out/boot.$board.log"
-ran=$(ls "$out"/*.rc 2>/dev/null | wc -l)
+ran=$(find "$out" -maxdepth 1 -name '*.rc' | wc -l)
 t_check "$board: the shared boot ran every part ($ran of $n)" [ "$ran" = "$n" ]
 [ "$ran" = "$n" ] || tail -n 12 "$T_TMP/err" "$log" | sed 's/^/#   /'
 # 0, or 3 for a kernel report (the part's suite fails on it; outside the

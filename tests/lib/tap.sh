@@ -72,7 +72,7 @@ t_fail() { printf 'not ok - %s\n' "$*"; T_FAILED=$((T_FAILED + 1)); }
 # (T_FAILED: its logs are kept).  Feed it by redirection, not a pipe, or
 # the count is lost in a subshell:  t_relay "main: " <"$T_OUT"
 t_relay() {
-	local strip= prefix line x r
+	local strip='' prefix line x r
 	if [ "$1" = -s ]; then strip=$2; shift 2; fi
 	prefix=$1
 	while IFS= read -r line; do
@@ -177,6 +177,7 @@ t_part() {
 	echo "# $1, $2: $how (${S5P_FLAVOUR:-default} kernel), a part of the shared boot $S5P_SHARED_BOOT"
 	cp "$part.out" "$3" && cp "$part.log" "$4" || return 1
 	T_RC=$(cat "$part.rc")
+	# shellcheck disable=SC2034 # (the suite's: t_part's result)
 	T_PART_START=$S5P_SHARED_BOOT/boot.$1.log
 }
 

@@ -22,7 +22,7 @@ rc=$?
 
 # The hostile run of make check: fixed seeds, 50 sequences per device.
 S5P_HOSTILE_SEED=1 S5P_HOSTILE_SEQS=${S5P_HOSTILE_SEQS:-50} S5P_HOSTILE_OPS=64 \
-	S5P_HOSTILE_DEVICE= S5P_HOSTILE_SECONDS= s5p_qemu_qtest s5pv210-hostile-test 900
+	S5P_HOSTILE_DEVICE='' S5P_HOSTILE_SECONDS='' s5p_qemu_qtest s5pv210-hostile-test 900
 rc=$?
 [ "$rc" = 0 ] || t_fail "s5pv210-hostile-test exited with status $rc (the failing seed is printed above)"
 

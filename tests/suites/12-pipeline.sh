@@ -359,6 +359,7 @@ s5p_kernel_source --no-checkout
 # not for a fixed time: a loaded machine may take longer than that to
 # reach the lock, and the run would then never wait.
 : >"$T_TMP/wait.log"
+# shellcheck disable=SC2016 # (sh -c's script, expanded there)
 flock "$KDIR/tree.lock" sh -c 'i=0; sleep 3
 	while ! grep -q "waiting for another run using" "$1" && [ $i -lt 300 ]; do
 		sleep 0.2; i=$((i + 1)); done' sh "$T_TMP/wait.log" &
@@ -459,6 +460,7 @@ nrep=$(wc -l <"$T_TMP/reports.log")
 got=$(s5p_kernel_reports "$T_TMP/reports.log" | wc -l)
 t_check "the report list finds each of $nrep kinds of kernel report (found $got) and none of a clean boot's lines" \
 	bash -c "[ '$got' = '$nrep' ] && ! { . '$S5P_TOP/scripts/lib/common.sh'; s5p_kernel_reports '$T_TMP/clean.log'; }"
+# shellcheck disable=SC2012 # (Debian's file names: no space or newline)
 bb=$(ls "$S5P_CACHE"/downloads/armel/busybox-static_*_armel.deb 2>/dev/null | head -n1)
 if [ -n "$bb" ] && command -v qemu-arm >/dev/null && mkdir -p "$T_TMP/bb" && dpkg-deb -x "$bb" "$T_TMP/bb"; then
 	gotg=$(qemu-arm "$T_TMP/bb/bin/busybox" grep -aE -f "$S5P_TOP/tests/guest/kernel-reports.re" "$T_TMP/reports.log" | wc -l)

@@ -13,6 +13,7 @@
 t_plan 5
 
 log=$T_TMP/mainline-cma.log
+# shellcheck disable=SC2016 # (the guest's command, expanded there)
 "$S5P_TOP/scripts/boot-goni.sh" --flavour mainline-cma --log "$log" --timeout 300 --cmd '
 	grep CmaTotal /proc/meminfo
 	echo "areas: $(ls /sys/kernel/mm/cma/ 2>/dev/null | tr "\n" " ")"

@@ -101,6 +101,7 @@ kill -TERM $kpid
 wait $kpid
 rck=$?
 sleep 1
+# shellcheck disable=SC2009 # (what is left, with its whole command line)
 left=$(ps -eo pid=,args= | grep -F -- "$T_TMP/killed/" | grep -v -e grep -e ' ps ')
 t_check "fuzz-cma.sh killed while fuzzing (status $rck): no target left running" \
 	bash -c "grep -qa '^#[0-9]' '$T_TMP/killed/fuzz.log' && [ -z '$left' ] ||

@@ -25,16 +25,20 @@ t_check "tools/platform: a cross build (the initramfs's) installs nothing" \
 		[ -z \"\$(ls -A '$T_TMP/dest' 2>/dev/null)\" ]"
 
 explain=$bin/cma-explain
+goni='' aquila=''	# each board's device tree, set by the loop's eval
 for board in goni aquila; do
 	conf=$S5P_TOP/boards/$board/board.conf
 	dtb=$(s5p_dtb "$board" >/dev/null 2>&1 && echo "$DTB")
 	eval "$board=\$dtb"
+	# shellcheck source=../../boards/goni/board.conf
 	banks=$(. "$conf" && echo "$BOARD_BANKS")
 	devs=()
+	# shellcheck source=../../boards/goni/board.conf
 	for d in $(. "$conf" && echo "$BOARD_CMA_DEVICES"); do devs+=(--device "$d"); done
 	"$explain" --dtb "$dtb" --banks "$banks" --log >"$T_TMP/$board.log" 2>&1
 	rc=$?
 	for p in cma:BOARD_CMA cma_map:BOARD_CMA_MAP cma_movable:BOARD_CMA_MOVABLE; do
+		# shellcheck source=../../boards/goni/board.conf
 		want="cma: ${p%%:*}=$(. "$conf" && eval echo "\"\$${p#*:}\"") (device tree)"
 		t_check "$board: the kernel's ${p%%:*}= from the device tree is board.conf's ${p#*:}" \
 			grep -qxF "$want" "$T_TMP/$board.log"

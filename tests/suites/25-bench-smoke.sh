@@ -32,9 +32,11 @@ t_check "bench/host builds without warnings" bash -c "! grep -E 'warning|error' 
 
 # Every allocator source of mm/Makefile is in, by the names the sources give.
 allocs=$("$cb" list)
+# shellcheck disable=SC2016 # (the Makefile's $(...), matched literally)
 want=$(sed -n 's/^obj-\$(CONFIG_CMA_[A-Z0-9_]*)[[:space:]]*+=[[:space:]]*\(cma-[a-z0-9-]*\)\.o[[:space:]]*$/\1/p' \
 	"$KSRC/mm/Makefile" | grep -v -- '-test$' |
 	while read -r f; do sed -n 's/^\t\.name[[:space:]]*= "\(.*\)",$/\1/p' "$KSRC/mm/$f.c" | head -n1; done)
+# shellcheck disable=SC2086,SC2116 # (both lists' words on one line, to compare)
 t_check "cma-bench list names every allocator of mm/ ($(echo $want))" \
 	[ "$(echo $allocs)" = "$(echo $want)" ]
 t_check "cma-bench list starts with bf" [ "$(echo "$allocs" | head -n1)" = bf ]
@@ -115,7 +117,7 @@ t_check "cma-bench ops refuses a bad chunk count" \
 for t in media random; do
 	"$cb" trace "$S5P_TOP/bench/traces/$t.trace" >"$T_TMP/$t.out" 2>&1
 	t_check "cma-bench replays bench/traces/$t.trace on every allocator" \
-		bash -c "[ \$(grep -Ec '^[a-z0-9_-]+ +allocations [0-9]+, failed [0-9]+; first failure: ' '$T_TMP/$t.out') = $(echo $allocs | wc -w) ]"
+		bash -c "[ \$(grep -Ec '^[a-z0-9_-]+ +allocations [0-9]+, failed [0-9]+; first failure: ' '$T_TMP/$t.out') = $(wc -w <<<"$allocs") ]"
 done
 
 # cma-test: unchecked traces count failures; bad lines are named.
@@ -203,8 +205,8 @@ python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
 if "$py" -c 'import matplotlib' 2>/dev/null; then
 	t_check "bench/plot.py writes a PNG per chunk map" \
 		bash -c "'$py' '$S5P_TOP/bench/plot.py' -o '$T_TMP/png' '$T_TMP'/tiny-*.map >/dev/null &&
-			[ \$(ls '$T_TMP'/png/*.png | wc -l) = $(echo $allocs | wc -w) ] &&
-			file '$T_TMP'/png/*.png | grep -c 'PNG image' | grep -qx $(echo $allocs | wc -w)"
+			[ \$(ls '$T_TMP'/png/*.png | wc -l) = $(wc -w <<<"$allocs") ] &&
+			file '$T_TMP'/png/*.png | grep -c 'PNG image' | grep -qx $(wc -w <<<"$allocs")"
 	printf 'region r 0x0 0x1000\nchunk zz\n' >"$T_TMP/bad.map"
 	t_check "bench/plot.py names a map line it cannot parse" \
 		bash -c "'$py' '$S5P_TOP/bench/plot.py' '$T_TMP/bad.map' 2>&1 | grep -q 'bad.map:2: cannot parse: chunk zz'"

@@ -98,7 +98,7 @@ sys.exit(1 if bad else 0)' "$drv"
 				interrupts = <14>; memory-region = <1>, <2>; memory-region-names = "a", "q"; };
 			camera@fb200000 { compatible = "qemu,s5pv210-camera"; reg = <0xfb200000 0x1000>; }; }; };
 	EOF
-	t_check "dt-validate: the boards' codec and camera nodes follow the bindings ($(echo $dtbs | wc -w) trees); a node that breaks them is caught" \
+	t_check "dt-validate: the boards' codec and camera nodes follow the bindings ($(wc -w <<<"$dtbs") trees); a node that breaks them is caught" \
 		bash -c "dt-mk-schema -j '$b' '$KSRC/Documentation/devicetree/bindings/reserved-memory/memory-region.yaml' >'$T_TMP/schema.json' &&
 			dtc -q -I dts -O dtb -o '$T_TMP/bad.dtb' '$T_TMP/bad.dts' &&
 			for d in $dtbs; do [ -s \"\$d\" ] || exit 1; done &&

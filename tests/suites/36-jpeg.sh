@@ -24,7 +24,9 @@ check=$S5P_TOP/scripts/lib/codec_check.py
 run() {
 	local board=$1 scenario=$2 cma map
 	t_wanted "$board" "$scenario" || return 0
+	# shellcheck source=../../boards/goni/board.conf
 	cma=$(. "$S5P_TOP/boards/$board/board.conf" && echo "$BOARD_CMA")
+	# shellcheck source=../../boards/goni/board.conf
 	map=$(. "$S5P_TOP/boards/$board/board.conf" && echo "$BOARD_CMA_MAP")
 	t_guest_boot "$board" jpeg.sh "$scenario" "cma=$cma;jpeg=16M cma_map=$map;fb600000.jpeg-codec=jpeg"
 	if grep -q '^BEGIN-FILE MJPEG ' "$T_OUT"; then

@@ -50,6 +50,7 @@ below_reserve() { [ -n "$1" ] && [ $(($1 + 0x100000)) -le $((0x57f00000)) ]; }
 dt_reserve() {
 	local dts=$T_TMP/dtres.dts dtb=$T_TMP/dtres.dtb log=$T_TMP/dtres.log base rc fw
 	base=$(
+		# shellcheck source=/dev/null # (in a subshell for one value: its globals are not ours)
 		. "$S5P_TOP/scripts/lib/kernel.sh" && s5p_kernel_source >/dev/null && s5p_dtb goni && echo "$DTB"
 	) 2>"$T_TMP/dtres.err"
 	if [ ! -f "$base" ] || ! dtc -q -I dtb -O dts -o "$dts" "$base" ||
@@ -100,6 +101,7 @@ explain_agrees() {
 dt_errors() {
 	local dts=$T_TMP/dterr.dts dtb=$T_TMP/dterr.dtb log=$T_TMP/dterr.log base rc want got
 	base=$(
+		# shellcheck source=/dev/null # (in a subshell for one value: its globals are not ours)
 		. "$S5P_TOP/scripts/lib/kernel.sh" && s5p_kernel_source >/dev/null && s5p_dtb goni && echo "$DTB"
 	) 2>"$T_TMP/dterr.err"
 	if [ -f "$base" ] && dtc -q -I dtb -O dts -o "$dts" "$base"; then
@@ -163,6 +165,7 @@ plan_boot() {
 	echo "# plan: cma=$cma cma_map=$map"
 	# (the replay's allocations and releases captured from the kernel's trace
 	# events, docs/cma.md "Tracing", into the share: planned again below)
+	# shellcheck disable=SC2016 # (the guest's command, expanded there)
 	"$S5P_TOP/scripts/boot-goni.sh" --share "$share" --append "cma=$cma cma_map=$map" --log "$log" \
 		--timeout 300 --cmd 'tr=/sys/kernel/tracing
 [ -d $tr/events ] || mount -t tracefs nodev $tr

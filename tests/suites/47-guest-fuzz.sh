@@ -38,8 +38,8 @@ else
 	rc=$?
 fi
 t_relay "" <"$T_TMP/out"
-t_check "goni: the fuzzing boot ends with status 0 (got $rc; seed $seed)" [ $rc = 0 ]
-[ $rc = 0 ] || tail -n 15 "$T_TMP/err" | sed 's/^/#   /'
+t_check "goni: the fuzzing boot ends with status 0 (got $rc; seed $seed)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || tail -n 15 "$T_TMP/err" | sed 's/^/#   /'
 t_no_reports "goni: no kernel report in the console log after fuzzing (seed $seed)" "$T_TMP/console.log"
 
 if [ "${S5P_FLAVOUR:-default}" = debug ]; then
