@@ -41,6 +41,8 @@ HOST_PKGS=(
 	# dt-schema: the device tree bindings of drivers/bindings checked, and
 	# the boards' trees against them (35-codec)
 	dt-schema
+	# the shell scripts checked (17-shellcheck)
+	shellcheck
 )
 
 check=0 update=0
