@@ -865,19 +865,12 @@ static int cam_probe(struct platform_device *pdev)
 	cam->v4l2_dev.ctrl_handler = &cam->ctrls;
 
 	q = &cam->queue;
-	q->type = cam->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
-				V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	q->io_modes = VB2_MMAP | VB2_DMABUF;
-	q->drv_priv = cam;
-	q->buf_struct_size = sizeof(struct cam_buffer);
-	q->ops = &cam_vb2_ops;
-	q->mem_ops = &vb2_dma_contig_memops;
 	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
 			     V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
-	q->min_buffers_needed = 1;
-	q->lock = &cam->lock;
-	q->dev = cam->port[PORT_Y];
-	ret = vb2_queue_init(q);
+	ret = s5p_queue_init(q, cam->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+					      V4L2_BUF_TYPE_VIDEO_CAPTURE,
+			     &cam_vb2_ops, cam, sizeof(struct cam_buffer),
+			     &cam->lock, cam->port[PORT_Y]);
 	if (ret)
 		goto err_put;
 

@@ -1234,35 +1234,23 @@ static int codec_queue_init(void *priv, struct vb2_queue *src_vq,
 			    struct vb2_queue *dst_vq)
 {
 	struct codec_ctx *ctx = priv;
+	struct codec_dev *codec = ctx->codec;
+	bool mp = codec->mplane;
 	int ret;
 
-	src_vq->type = ctx->codec->mplane ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
-					  V4L2_BUF_TYPE_VIDEO_OUTPUT;
-	src_vq->io_modes = VB2_MMAP | VB2_DMABUF;
-	src_vq->drv_priv = ctx;
-	src_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
-	src_vq->ops = &codec_qops;
-	src_vq->mem_ops = &vb2_dma_contig_memops;
+	/* Pictures in through port A, the bitstream out through port B */
 	src_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
-	src_vq->lock = &ctx->codec->mutex;
-	src_vq->dev = ctx->codec->port[PORT_A];
-	src_vq->min_buffers_needed = 1;
-	ret = vb2_queue_init(src_vq);
+	ret = s5p_queue_init(src_vq, mp ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE :
+					  V4L2_BUF_TYPE_VIDEO_OUTPUT,
+			     &codec_qops, ctx, sizeof(struct v4l2_m2m_buffer),
+			     &codec->mutex, codec->port[PORT_A]);
 	if (ret)
 		return ret;
-
-	dst_vq->type = ctx->codec->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
-					  V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	dst_vq->io_modes = VB2_MMAP | VB2_DMABUF;
-	dst_vq->drv_priv = ctx;
-	dst_vq->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
-	dst_vq->ops = &codec_qops;
-	dst_vq->mem_ops = &vb2_dma_contig_memops;
 	dst_vq->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
-	dst_vq->lock = &ctx->codec->mutex;
-	dst_vq->dev = ctx->codec->port[PORT_B];
-	dst_vq->min_buffers_needed = 1;
-	return vb2_queue_init(dst_vq);
+	return s5p_queue_init(dst_vq, mp ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+					   V4L2_BUF_TYPE_VIDEO_CAPTURE,
+			      &codec_qops, ctx, sizeof(struct v4l2_m2m_buffer),
+			      &codec->mutex, codec->port[PORT_B]);
 }
 
 /* ---- controls ---- */

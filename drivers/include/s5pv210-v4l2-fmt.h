@@ -15,6 +15,8 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/videodev2.h>
+#include <media/videobuf2-dma-contig.h>
+#include <media/videobuf2-v4l2.h>
 
 /*
  * A raw picture format: packed 4:2:2 (YUYV, UYVY: one plane of 2 bytes a
@@ -115,6 +117,30 @@ static inline int s5p_queue_sizes(const struct v4l2_pix_format_mplane *pix,
 	for (p = 0; p < *nplanes; p++)
 		sizes[p] = max(sizes[p], min);
 	return 0;
+}
+
+/*
+ * A vb2 queue of @type as both drivers have them: MMAP and DMABUF buffers
+ * of videobuf2-dma-contig allocated through @dev, the driver's @ops and
+ * @priv, @buf_size bytes of struct a buffer, @lock held around its
+ * ioctls, streaming from one buffer queued.  The caller sets
+ * timestamp_flags.
+ */
+static inline int s5p_queue_init(struct vb2_queue *q, unsigned int type,
+				 const struct vb2_ops *ops, void *priv,
+				 unsigned int buf_size, struct mutex *lock,
+				 struct device *dev)
+{
+	q->type = type;
+	q->io_modes = VB2_MMAP | VB2_DMABUF;
+	q->ops = ops;
+	q->drv_priv = priv;
+	q->buf_struct_size = buf_size;
+	q->mem_ops = &vb2_dma_contig_memops;
+	q->min_buffers_needed = 1;
+	q->lock = lock;
+	q->dev = dev;
+	return vb2_queue_init(q);
 }
 
 /*
