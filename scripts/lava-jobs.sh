@@ -47,6 +47,7 @@
 # written to a host folder) are not in the jobs.
 # A suite runs here in about a second a flavour (its host checks see no
 # output and fail, which is ignored).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; }

@@ -20,6 +20,7 @@
 # it and what it waited for (QEMU, builds) used; then the sums
 # of each pass and of all suites, against the wall time the suites took
 # in their lanes (two at a time, tests/run.sh).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 case "${1:-}" in
 -h | --help) sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;

@@ -9,6 +9,7 @@
 # severity counts, style included; a line the code is right on says so with
 # "# shellcheck disable=SCnnnn # (why)", never a whole file or check.
 # About 45 s of CPU on this project's machine (docs/testing.md).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 4
 
