@@ -10,6 +10,7 @@
 # at /host and reports the guest's; and the monitor the jobs read results
 # with reads tests/guest/lib.sh's KTAP the way t_relay does.  Host only, a
 # few seconds (each guest suite runs about a second to record its boots).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 15
 
