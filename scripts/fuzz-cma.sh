@@ -36,6 +36,7 @@
 # Prints the executions, the coverage (edges and features), the corpus,
 # and each crash with the path of its input; exits 1 on a crash, and when
 # the target had to be killed.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 runs='' time='' seed=1 corpus='' ksrc='' bits=32 out='' coverage=0

@@ -21,6 +21,7 @@
 #
 # To build and boot a dev tree directly (no export), set S5P_KERNEL_TREE or
 # S5P_QEMU_TREE to its path: see docs/pipeline.md.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 what=${1:-}
