@@ -33,7 +33,7 @@
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 45
+t_plan 47
 
 # A scratch copy of the checkout, as it is (uncommitted edits included),
 # without git or build output.
