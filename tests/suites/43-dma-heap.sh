@@ -26,7 +26,7 @@
 #           passes on the default area's heap and the region's
 # About 20 s on the default kernel (ASan QEMU).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 59 debug=52
+t_plan 63 debug=56
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
