@@ -62,28 +62,8 @@ if [ -n "$dev" ]; then
 	git -C "$QSRC" rev-parse -q --verify "refs/heads/$dev" >/dev/null || s5p_die "no dev tree branch '$dev'"
 	mapfile -t commits < <(git -C "$QSRC" rev-list --reverse "base..refs/heads/$dev")
 else
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	parent=$(git -C "$QSRC" rev-parse 'base^{commit}')
-	GIT_INDEX_FILE=$tmp/index git -C "$QSRC" read-tree base
-	while read -r p; do
-		case "$p" in '' | '#'*) continue ;; esac
-		git -C "$QSRC" mailinfo "$tmp/msg" "$tmp/patch" <"$QSERIES_DIR/$p" >"$tmp/info" ||
-			s5p_die "$p is not a git format-patch mail"
-		GIT_INDEX_FILE=$tmp/index git -C "$QSRC" apply --cached --whitespace=nowarn "$tmp/patch" ||
-			s5p_die "$p does not apply"
-		tree=$(GIT_INDEX_FILE=$tmp/index git -C "$QSRC" write-tree)
-		date=$(sed -n 's/^Date: //p' "$tmp/info")
-		if ! parent=$( { sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } |
-			GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$tmp/info") \
-			GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$tmp/info") GIT_AUTHOR_DATE=$date \
-			GIT_COMMITTER_NAME=s5p-build GIT_COMMITTER_EMAIL=s5p-build@localhost \
-			GIT_COMMITTER_DATE=$date git -C "$QSRC" commit-tree "$tree" -p "$parent") ||
-			[ -z "$parent" ]; then
-			s5p_die "git commit-tree failed for $p"
-		fi
-		commits+=("$parent")
-	done <"$QSERIES_DIR/series"
+	list=$(s5p_series_commits "$QSRC" "$QSERIES_DIR") || exit 1
+	mapfile -t commits <<<"$list"
 fi
 n=${#commits[@]}
 [ "$n" -gt 0 ] || s5p_die "no patches"

@@ -54,6 +54,82 @@ keep_verdict() {
 	exit "$rc"
 }
 
+# addresses DIR ARGS...: get_maintainer.pl's addresses for the patches in
+# DIR (the dev tree's MAINTAINERS), comma-separated, without the series'
+# own author.
+addresses() {
+	local d=$1
+	shift
+	(cd "$dev" && perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats \
+		--no-tree "$@" "$d"/0*.patch 2>/dev/null) |
+		grep -vF "<$S5P_PATCH_EMAIL>" | paste -sd, - | sed 's/,/, /g'
+}
+
+# export_topics: (export) the series as topic series, one directory each
+# ($pdir/topics: a line "DIR<tab>SUBJECT", SUBJECT the first patch's), in
+# that order; each with its cover letter from DIR/cover.txt (first
+# paragraph the subject) and get_maintainer.pl's recipients, To: the
+# maintainers and reviewers, Cc: the lists.  Every commit belongs to the
+# topic whose first patch is the last one before it.
+export_topics() {
+	local dirs=() firsts=() d f c subj t=-1 i prev=-1 order=()
+	while IFS=$'\t' read -r d f; do
+		case "$d" in '' | '#'*) continue ;; esac
+		[ -n "$f" ] || s5p_die "$pdir/topics: no first subject for $d (DIR<tab>SUBJECT)"
+		dirs+=("$d") firsts+=("$f")
+	done <"$pdir/topics"
+	declare -A range_first=() range_last=()
+	while read -r c; do
+		subj=$(git -C "$dev" log -1 --format=%s "$c")
+		for i in "${!firsts[@]}"; do
+			[ "$subj" = "${firsts[$i]}" ] && t=$i
+		done
+		[ "$t" -ge 0 ] || s5p_die "the first patch ('$subj') is no topic's first in $pdir/topics"
+		if [ "$t" != "$prev" ]; then
+			[ -z "${range_first[$t]:-}" ] || s5p_die "topic ${dirs[$t]} comes twice: its patches must follow each other"
+			range_first[$t]=$c order+=("$t") prev=$t
+		fi
+		range_last[$t]=$c
+	done < <(git -C "$dev" rev-list --reverse base..HEAD)
+	: >"$tmp/series"
+	for t in "${order[@]}"; do
+		d=${dirs[$t]}
+		[ -f "$pdir/$d/cover.txt" ] || s5p_die "no $pdir/$d/cover.txt (the cover letter of topic $d)"
+		git -C "$dev" format-patch -q --zero-commit --no-signature -o "$tmp/first/$d" \
+			"${range_first[$t]}^..${range_last[$t]}"
+		local to cc
+		to=$(addresses "$tmp/first/$d" --m --r --no-l)
+		cc=$(addresses "$tmp/first/$d" --no-m --no-r --l)
+		git -C "$dev" format-patch -q --zero-commit --no-signature --cover-letter \
+			${to:+--to="$to"} ${cc:+--cc="$cc"} \
+			-o "$tmp/out/$d" "${range_first[$t]}^..${range_last[$t]}"
+		# (--cover-from-description takes the branch's description, and
+		# a topic's range ends on no branch: the blurb goes in here)
+		python3 - "$pdir/$d/cover.txt" "$tmp/out/$d/0000-cover-letter.patch" <<'PY' ||
+import sys
+cover, letter = sys.argv[1], sys.argv[2]
+subj, _, body = open(cover).read().strip().partition('\n\n')
+s = open(letter).read()
+for mark, text in (('*** SUBJECT HERE ***', ' '.join(subj.split())),
+                   ('*** BLURB HERE ***', body.strip())):
+    if mark not in s:
+        sys.exit('%s: no %s' % (letter, mark))
+    s = s.replace(mark, text, 1)
+open(letter, 'w').write(s)
+PY
+			s5p_die "could not write the cover letter of topic $d"
+		(cd "$tmp/out" && for f in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do
+			[ "${f#"$d"/0000-cover-letter}" = "$f" ] && echo "$f"
+		done) >>"$tmp/series"
+	done
+	find "$pdir" -maxdepth 2 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+	for t in "${order[@]}"; do
+		mkdir -p "$pdir/${dirs[$t]}"
+		cp "$tmp/out/${dirs[$t]}"/*.patch "$pdir/${dirs[$t]}/"
+	done
+	cp "$tmp/series" "$pdir/series"
+}
+
 main_tree() {
 	unset S5P_KERNEL_TREE S5P_QEMU_TREE
 	if [ "$what" = kernel ]; then s5p_kernel_source; TREE=$KSRC
@@ -96,6 +172,12 @@ export)
 	s5p_log "exporting $n patches from $dev to $pdir"
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
+	if [ -f "$pdir/topics" ]; then
+		export_topics
+		git -C "$TREE" config "branch.$name.s5pseries" "$(series_hash)"
+		s5p_info "$(wc -l <"$pdir/series") patches in $(grep -cvE '^(#|$)' "$pdir/topics") topics listed in $pdir/series"
+		exit 0
+	fi
 	cover=()
 	if [ -f "$pdir/cover.txt" ]; then
 		git -C "$dev" config "branch.$name.description" "$(cat "$pdir/cover.txt")"

@@ -11,10 +11,11 @@ s5p_tree_git_failed() {
 	s5p_die "$2 failed in $1 (message above; disk full? scripts/clean.sh --old frees space; a damaged tree: remove $1 and the next build unpacks it again)"
 }
 
-# s5p_tree_apply_series REPO PATCHDIR: leaves REPO checked out (detached) at
-# base + every patch listed in PATCHDIR/series; prints nothing on success.
-# Any git step that fails stops the run (s5p_tree_git_failed).
-s5p_tree_apply_series() {
+# s5p_series_commits REPO PATCHDIR: makes one commit a patch of
+# PATCHDIR/series on top of base in REPO (no branch moves, nothing checked
+# out) and prints their ids, one a line, in order.  Any step that fails
+# stops the run (s5p_tree_git_failed).
+s5p_series_commits() {
 	local repo=$1 pdir=$2 tmp parent p n=0 total
 	[ -f "$pdir/series" ] || s5p_die "$pdir/series is missing"
 	total=$(grep -cvE '^[[:space:]]*(#|$)' "$pdir/series" || true)
@@ -53,7 +54,19 @@ s5p_tree_apply_series() {
 			git -C "$repo" commit-tree "$tree" -p "$parent") || [ -z "$parent" ]; then
 			s5p_tree_git_failed "$repo" "git commit-tree (for $p)"
 		fi
+		echo "$parent"
 	done <"$pdir/series"
+}
+
+# s5p_tree_apply_series REPO PATCHDIR: leaves REPO checked out (detached) at
+# base + every patch listed in PATCHDIR/series, and its branch "series"
+# there; prints nothing on success.
+s5p_tree_apply_series() {
+	local repo=$1 commits parent
+	commits=$(s5p_series_commits "$@") || exit 1
+	parent=${commits##*$'\n'}
+	[ -n "$parent" ] || parent=$(git -C "$repo" rev-parse --verify -q 'base^{commit}') ||
+		s5p_tree_git_failed "$repo" "git rev-parse base (the tag of the pristine source)"
 	git -C "$repo" checkout -q -f --detach "$parent" ||
 		s5p_tree_git_failed "$repo" "git checkout of the series"
 	git -C "$repo" update-ref refs/heads/series "$parent" ||
