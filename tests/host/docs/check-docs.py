@@ -64,7 +64,7 @@ def report(name, findings, what):
     findings = sorted(set(findings))
     if findings:
         print(f'not ok - {name}: {what} ({len(findings)} wrong)')
-        for f in findings[:60]:
+        for f in findings:
             print(f'#   {f}')
     else:
         print(f'ok - {name}: {what}')
