@@ -9,7 +9,8 @@ tests/suites/18-docs.sh has a fixed plan:
 
   scripts     every scripts/NAME cited exists
   paths       every path of the tree cited (boards/..., tools/..., a
-              <placeholder> or * is any name) exists
+              <placeholder> or * is any name) exists, and every link
+              reaches its file and heading
   options     every --option given to a scripts/X.sh (or tests/run.sh) in
               a command of the docs is in that script's --help
   regions     the board defaults quoted (a "(device tree)" line of the
@@ -147,7 +148,35 @@ def check_paths():
         n += 1
         if not exists(p):
             bad.append(f'{doc}:{i}: {p}')
-    report('paths', bad, f'every path of the tree the docs cite exists ({n} citations)')
+    # links: [text](#anchor) and [text](file.md#anchor) reach a heading
+    for doc in DOCS:
+        for i, l in enumerate(TEXT[doc], 1):
+            for m in re.finditer(r'\]\(([^)#\s]*)(?:#([^)\s]*))?\)', l):
+                target, anchor = m.group(1), m.group(2)
+                if re.match(r'[a-z]+:', target):
+                    continue
+                path = os.path.normpath(os.path.join(os.path.dirname(doc), target)) if target else doc
+                n += 1
+                if not os.path.exists(path):
+                    bad.append(f'{doc}:{i}: link to {target}: no such file')
+                elif anchor and path.endswith('.md') and anchor not in slugs(path):
+                    bad.append(f'{doc}:{i}: link to {target}#{anchor}: no such heading')
+    report('paths', bad, f'every path of the tree the docs cite exists, every link reaches its heading ({n} citations)')
+
+
+def slugs(path):
+    out = set()
+    with open(path, encoding='utf-8') as f:
+        fence = False
+        for l in f:
+            if l.startswith('```'):
+                fence = not fence
+            m = re.match(r'^#{1,6} (.*)', l)
+            if m and not fence:
+                t = m.group(1).strip().lower()
+                t = re.sub(r'[^\w\- ]', '', t)
+                out.add(t.replace(' ', '-'))
+    return out
 
 
 HELP = {}
