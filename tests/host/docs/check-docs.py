@@ -436,7 +436,7 @@ FIG_PAGE = 'docs/figures.md'
 DATE_RE = re.compile(r'\b20\d\d-\d\d-\d\d\b')
 COMMIT_RE = re.compile(r'\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b')
 # a figure the project measures: a duration or a size in GB
-LIMIT_RE = re.compile(r'\b(more than|less than|at most|at least|up to|to|timeout|limit|every|default|within|after|for|over)\s+(about\s+)?$')
+LIMIT_RE = re.compile(r'\b(more than|less than|at most|at least|up to|to|plus|timeout|limit|every|default|within|after|for|over)\s+(about\s+)?$')
 MEASURE_RE = re.compile(r'\b(took|takes|take|costs?|median|wall|CPU|measured|ran in|runs in|spent|about)\b')
 FIGURE_RE = re.compile(r'(?<![/.\d])\b\d+(?:\.\d+)?\s?(?:min|minutes|hours?|GB|s|seconds)\b')
 
