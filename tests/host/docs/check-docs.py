@@ -18,6 +18,9 @@ tests/suites/18-docs.sh has a fixed plan:
   parameters  docs/boot-parameters.md holds each kernel-parameters.txt
               entry of the series as the series writes it, nothing the
               series does not add, and the docs cite no other cma*= name
+  history     no page cites an issue, a kernel patch by number, a working
+              session or a branch (the series is reordered; history is in
+              commit messages and bench/)
   figures     docs/figures.md gives each figure with its date, commit and
               machine, and no other page quotes a build, boot, test or
               cache figure of its own
@@ -506,8 +509,28 @@ def check_figures():
     report('figures', bad, f'{FIG_PAGE} dates each of its {rows} figures, no page has one of its own')
 
 
+# The project's own history in a page: its issues, its kernel patches by
+# number (the series is reordered; a patch is named by its subject), its
+# working sessions and branches
+HISTORY_RE = re.compile(r'\b[Ii]ssues? \d+|\b(?:[Kk]ernel )?[Pp]atch(?:es)? \d{1,4}\b(?!\s*(?:of|to) (?:the )?QEMU)'
+                        r'|\b(?:first|second|third|fourth|fifth|sixth|this|that|a later|an earlier) session\b'
+                        r'|\bbranch `[\w-]+`|\b(?:the )?other engineers\b')
+
+
+def check_history():
+    bad = []
+    for d in DOCS:
+        for i, l in enumerate(TEXT[d], 1):
+            if 'qemu-patches' in l or 'QEMU patch' in l:
+                continue
+            for m in HISTORY_RE.finditer(l):
+                bad.append(f'{d}:{i}: "{m.group(0)}": history goes to commit messages and bench/')
+    report('history', bad, 'no page tells the project\'s history (issues, kernel patch numbers, sessions, branches)')
+
+
 CHECKS = [('scripts', check_scripts), ('paths', check_paths), ('options', check_options),
-          ('regions', check_regions), ('parameters', check_parameters), ('figures', check_figures)]
+          ('regions', check_regions), ('parameters', check_parameters), ('figures', check_figures),
+          ('history', check_history)]
 for _name, _fn in CHECKS:
     if not ONLY or _name in ONLY:
         try:
