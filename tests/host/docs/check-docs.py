@@ -494,6 +494,13 @@ def check_figures():
             while b < len(lines) and lines[b].strip():
                 b += 1
             para = ' '.join(lines[a:b])
+            # a table's date and commit may be in its caption, the
+            # paragraph right before it
+            if l.startswith('|') and a >= 2:
+                c = a - 1
+                while c > 0 and lines[c - 1].strip():
+                    c -= 1
+                para += ' ' + ' '.join(lines[c:a])
             if DATE_RE.search(para) and COMMIT_RE.search(para):
                 continue
             for m in FIGURE_RE.finditer(re.sub(r'`[^`]*`', '', l)):
