@@ -5,12 +5,14 @@
 # (tests/host/docs/check-docs.py says each): the scripts and paths they
 # cite exist, the options they give a script are in its --help, the board
 # facts they quote are board.conf's, the boot parameters reference holds
-# the series' kernel-parameters.txt entries, and each figure the project
-# measures is in docs/figures.md, once, with its date, commit and machine.
+# the series' kernel-parameters.txt entries, each figure the project
+# measures is in docs/figures.md, once, with its date, commit and machine
+# (or dated in its own paragraph, with its commit), and no page tells the
+# project's history (issues, kernel patch numbers, sessions, branches).
 # Then the checker itself: each check fails on a tree that breaks it.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 12
+t_plan 17
 
 cd "$S5P_TOP" || exit 1
 checker=tests/host/docs/check-docs.py
@@ -18,8 +20,8 @@ python3 "$checker" "$S5P_TOP" >"$T_TMP/out" 2>"$T_TMP/err"
 rc=$?
 t_relay "" <"$T_TMP/out"
 n=$(grep -c '^\(not \)\?ok - ' "$T_TMP/out")
-t_check "the checker ran its 6 checks, nothing on its stderr (status $rc, $n results)" \
-	[ "$n.$(wc -c <"$T_TMP/err")" = 6.0 ]
+t_check "the checker ran its 7 checks, nothing on its stderr (status $rc, $n results)" \
+	[ "$n.$(wc -c <"$T_TMP/err")" = 7.0 ]
 sed 's/^/#   /' "$T_TMP/err"
 
 # The tree again, its docs and boards copied (the rest linked), each check
@@ -45,7 +47,7 @@ broken() {
 		grep -qE "^#   .*($finding)" "$T_TMP/broken"
 }
 broken scripts 's|scripts/kmod.sh|scripts/kmodx.sh|' README.md "a script the README cites is renamed" 'README.md:[0-9]+: scripts/kmodx.sh'
-broken paths 's|samples/camera-skeleton/|samples/camera-skel/|' README.md "a folder the README cites is gone" 'README.md:[0-9]+: samples/camera-skel/'
+broken paths 's|boards/common/\*.config|boards/commons/*.config|' README.md "a folder the README cites is gone" 'README.md:[0-9]+: boards/commons/'
 broken options '0,/scripts\/boot-goni.sh --cmd/s//scripts\/boot-goni.sh --cmdx/' README.md \
 	"a command gives boot-goni.sh an option it does not have" 'boot-goni.sh --cmdx \(not in its --help'
 broken regions 's/^BOARD_CMA="cam=24M/BOARD_CMA="cam=16M/' boards/goni/board.conf \
@@ -59,4 +61,7 @@ broken figures '0,/^| [^-f]/s/| 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9] |/| yesterday
 broken figures '1a\
 The kernel build takes 325 s.' docs/v4l2-driver.md \
 	"a page quotes a build time of its own" 'docs/v4l2-driver.md:2: "325 s"'
+broken history '1a\
+Since issue 12 the regions lend their memory (kernel patch 26).' docs/cma.md \
+	"a page tells the project's history" 'docs/cma.md:2: "issue 12"'
 t_done
