@@ -519,7 +519,7 @@ def check_figures():
 # The project's own history in a page: its issues, its kernel patches by
 # number (the series is reordered; a patch is named by its subject), its
 # working sessions and branches
-HISTORY_RE = re.compile(r'\b[Ii]ssues? \d+|\b(?:[Kk]ernel )?[Pp]atch(?:es)? \d{1,4}\b(?!\s*(?:of|to) (?:the )?QEMU)'
+HISTORY_RE = re.compile(r'\b[Ii]ssues?\s+\d+|\b(?:[Kk]ernel\s+)?[Pp]atch(?:es)?\s+\d{1,4}\b(?!\s*(?:of|to) (?:the )?QEMU)'
                         r'|\b(?:first|second|third|fourth|fifth|sixth|this|that|a later|an earlier) session\b'
                         r'|\bbranch `[\w-]+`|\b(?:the )?other engineers\b')
 
@@ -527,10 +527,15 @@ HISTORY_RE = re.compile(r'\b[Ii]ssues? \d+|\b(?:[Kk]ernel )?[Pp]atch(?:es)? \d{1
 def check_history():
     bad = []
     for d in DOCS:
-        for i, l in enumerate(TEXT[d], 1):
+        lines = TEXT[d]
+        for i, l in enumerate(lines, 1):
             if 'qemu-patches' in l or 'QEMU patch' in l:
                 continue
-            for m in HISTORY_RE.finditer(l):
+            # with the next line's start: "kernel patches\n41-42"
+            both = l + ' ' + (lines[i].strip() if i < len(lines) else '')
+            for m in HISTORY_RE.finditer(both):
+                if m.start() >= len(l):
+                    continue
                 bad.append(f'{d}:{i}: "{m.group(0)}": history goes to commit messages and bench/')
     report('history', bad, 'no page tells the project\'s history (issues, kernel patch numbers, sessions, branches)')
 
