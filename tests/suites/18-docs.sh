@@ -46,9 +46,9 @@ broken() {
 	t_check "$what: '$check' fails ($(grep -E "^#   .*($finding)" "$T_TMP/broken" | head -n1 | cut -c5-))" \
 		grep -qE "^#   .*($finding)" "$T_TMP/broken"
 }
-broken scripts 's|scripts/kmod.sh|scripts/kmodx.sh|' README.md "a script the README cites is renamed" 'README.md:[0-9]+: scripts/kmodx.sh'
-broken paths 's|boards/common/\*.config|boards/commons/*.config|' README.md "a folder the README cites is gone" 'README.md:[0-9]+: boards/commons/'
-broken options '0,/scripts\/boot-goni.sh --cmd/s//scripts\/boot-goni.sh --cmdx/' README.md \
+broken scripts 's|scripts/kmod.sh|scripts/kmodx.sh|' docs/getting-started.md "a script a guide cites is renamed" 'docs/getting-started.md:[0-9]+: scripts/kmodx.sh'
+broken paths 's|docs/tuning.md|docs/tunning.md|' README.md "a page the README cites is gone" 'README.md:[0-9]+: docs/tunning.md'
+broken options '0,/scripts\/boot-goni.sh --cmd/s//scripts\/boot-goni.sh --cmdx/' docs/getting-started.md \
 	"a command gives boot-goni.sh an option it does not have" 'boot-goni.sh --cmdx \(not in its --help'
 broken regions 's/^BOARD_CMA="cam=24M/BOARD_CMA="cam=16M/' boards/goni/board.conf \
 	"Goni's cam region shrinks in board.conf and not in the docs" "cma=cam=24M@0x4e000000;.* is no board's BOARD_CMA"
