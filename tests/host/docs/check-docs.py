@@ -164,7 +164,31 @@ def check_paths():
                     bad.append(f'{doc}:{i}: link to {target}: no such file')
                 elif anchor and path.endswith('.md') and anchor not in slugs(path):
                     bad.append(f'{doc}:{i}: link to {target}#{anchor}: no such heading')
+    # docs/X.md, "Heading": a section named by its heading's start
+    for doc in DOCS:
+        text = ' '.join(TEXT[doc])
+        for m in re.finditer(r'((?:docs/)?[\w-]+\.md),? +(?:section +)?"([^"]{3,80})"', text):
+            target = m.group(1) if m.group(1).startswith('docs/') or m.group(1) == 'README.md' \
+                else 'docs/' + m.group(1)
+            if target not in TEXT:
+                continue
+            want = ' '.join(m.group(2).split()).lower()
+            heads = [' '.join(h.split()).lower().replace('`', '') for h in headings(target)]
+            n += 1
+            if not any(h.startswith(want.replace('`', '')) for h in heads):
+                bad.append(f'{doc}: {target}, "{m.group(2)}": no such section')
     report('paths', bad, f'every path of the tree the docs cite exists, every link reaches its heading ({n} citations)')
+
+
+def headings(path):
+    out, fence = [], False
+    for l in TEXT[path]:
+        if l.startswith('```'):
+            fence = not fence
+        m = re.match(r'^#{1,6} (.*)', l)
+        if m and not fence:
+            out.append(m.group(1).strip())
+    return out
 
 
 def slugs(path):
