@@ -348,27 +348,38 @@ def check_regions():
 
 
 def series_patches():
+    """the kernel series' patches in the order its series files give (the
+    top-level kernel-patches/series, then any series file below it, each
+    naming patches relative to its folder), then any patch none names"""
     pdir = 'kernel-patches'
     order = []
-    sfile = os.path.join(pdir, 'series')
-    if os.path.exists(sfile):
+    sfiles = sorted(glob.glob(f'{pdir}/**/series', recursive=True),
+                    key=lambda f: (f != f'{pdir}/series', f))
+    for sfile in sfiles:
+        base = os.path.dirname(sfile)
         with open(sfile, encoding='utf-8') as f:
-            order = [os.path.join(pdir, l.strip()) for l in f if l.strip() and not l.startswith('#')]
-    else:
-        order = sorted(glob.glob(f'{pdir}/**/*.patch', recursive=True))
-    return [p for p in order if os.path.exists(p)]
+            for l in f:
+                l = l.split('#', 1)[0].strip()
+                if l:
+                    order.append(os.path.normpath(os.path.join(base, l.split()[0])))
+    rest = sorted(set(glob.glob(f'{pdir}/**/*.patch', recursive=True)) - set(order))
+    seen, out = set(), []
+    for p in order + rest:
+        if p not in seen and os.path.exists(p) and not os.path.basename(p).startswith('0000-'):
+            seen.add(p)
+            out.append(p)
+    return out
 
 
-def series_entries():
-    """{name: entry text} of the kernel-parameters.txt entries the series
-    adds, as the whole series leaves them; errors as a list"""
+def series_runs():
+    """(patch, old lines, new lines, context line before) of each run of
+    changed lines in the series' hunks of kernel-parameters.txt"""
     kp = 'Documentation/admin-guide/kernel-parameters.txt'
-    entries, errors = {}, []
+    runs = []
     for p in series_patches():
         with open(p, encoding='utf-8', errors='replace') as f:
             lines = f.read().split('\n')
-        infile, hunk = False, []
-        hunks = []
+        infile, hunks = False, []
         for l in lines:
             if l.startswith('diff --git '):
                 infile = l.endswith(' b/' + kp)
@@ -380,7 +391,6 @@ def series_entries():
             elif hunks and l[:1] in (' ', '+', '-') and not l.startswith(('+++', '---')):
                 hunks[-1].append(l)
         for h in hunks:
-            # runs of changed lines, with the context line before each
             j = 0
             while j < len(h):
                 if h[j][0] == ' ':
@@ -390,33 +400,53 @@ def series_entries():
                 while k < len(h) and h[k][0] != ' ':
                     k += 1
                 run = h[j:k]
-                old = [x[1:] for x in run if x[0] == '-']
-                new = [x[1:] for x in run if x[0] == '+']
-                before = h[j - 1][1:] if j > 0 else None
-                if old:
-                    hits = [e for e, t in entries.items() if '\n'.join(old) in t]
-                    if len(hits) != 1:
-                        errors.append(f'{p}: a hunk of {kp} changes lines no single entry of the series has: {old[0].strip()!r}')
-                    else:
-                        e = hits[0]
-                        entries[e] = entries[e].replace('\n'.join(old), '\n'.join(new), 1)
-                elif new and re.match(r'^\t\S', new[0]):
-                    cur = None
-                    for x in new:
-                        m = re.match(r'^\t([^\s=]+=?)', x)
-                        if m:
-                            cur = m.group(1)
-                            entries[cur] = x
-                        elif cur is not None and x.strip():
-                            entries[cur] += '\n' + x
-                else:
-                    hits = [e for e, t in entries.items() if before is not None and before in t.split('\n')]
-                    if len(hits) != 1:
-                        errors.append(f'{p}: a hunk of {kp} adds lines to no entry of the series: {new[0].strip() if new else ""!r}')
-                    else:
-                        e = hits[0]
-                        entries[e] = entries[e].replace(before, '\n'.join([before] + new), 1)
+                runs.append((p, [x[1:] for x in run if x[0] == '-'], [x[1:] for x in run if x[0] == '+'],
+                             h[j - 1][1:] if j > 0 else None))
                 j = k
+    return runs
+
+
+def apply_run(entries, run):
+    """apply one run to the entries; False when it does not apply yet"""
+    _, old, new, before = run
+    if old:
+        hits = [e for e, t in entries.items() if '\n'.join(old) in t]
+        if len(hits) != 1:
+            return False
+        e = hits[0]
+        entries[e] = entries[e].replace('\n'.join(old), '\n'.join(new), 1)
+        return True
+    if new and re.match(r'^\t\S', new[0]):
+        cur = None
+        for x in new:
+            m = re.match(r'^\t([^\s=]+=?)', x)
+            if m:
+                cur = m.group(1)
+                entries[cur] = x
+            elif cur is not None and x.strip():
+                entries[cur] += '\n' + x
+        return True
+    hits = [e for e, t in entries.items() if before is not None and before in t.split('\n')]
+    if len(hits) != 1:
+        return False
+    e = hits[0]
+    entries[e] = entries[e].replace(before, '\n'.join([before] + new), 1)
+    return True
+
+
+def series_entries():
+    """{name: entry text} of the kernel-parameters.txt entries the series
+    adds, as the whole series leaves them, and the errors.  A run that
+    does not apply yet (topic series in another order) is tried again
+    after the others, until none applies."""
+    entries, pending = {}, series_runs()
+    while pending:
+        left = [r for r in pending if not apply_run(entries, r)]
+        if len(left) == len(pending):
+            break
+        pending = left
+    errors = [f'{r[0]}: a hunk of kernel-parameters.txt applies to no entry of the series: '
+              f'{(r[1] or r[2] or [""])[0].strip()!r}' for r in pending]
     return entries, errors
 
 
