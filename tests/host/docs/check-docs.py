@@ -298,7 +298,7 @@ def memparse(s):
 def check_regions():
     boards = sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob('boards/*/board.conf'))
     confs = {b: board_conf(b) for b in boards}
-    sizes, bases, banks = {}, {}, {}
+    sizes, bases, banks, regs = {}, {}, {}, {}
     for b, c in confs.items():
         for r in c.get('BOARD_CMA', '').split(';'):
             m = re.match(r'([\w-]+)=(\w+)(?:@(0x[0-9a-f]+))?', r)
@@ -306,6 +306,12 @@ def check_regions():
                 sizes.setdefault(m.group(1), set()).add(memparse(m.group(2)))
                 if m.group(3):
                     bases.setdefault(m.group(1), set()).add(int(m.group(3), 16))
+        regs[b] = {}
+        for r in c.get('BOARD_CMA', '').split(';'):
+            m = re.match(r'([\w-]+)=(\w+)(?:@(0x[0-9a-f]+))?(?:/(\w+))?', r)
+            if m:
+                regs[b][m.group(1)] = (memparse(m.group(2)), int(m.group(3) or '0', 16),
+                                       memparse(m.group(4)) if m.group(4) else 4096)
         bk = c.get('BOARD_BANKS', '').split()
         banks[b] = {(int(bk[j], 16), int(bk[j + 1], 16)) for j in range(0, len(bk) - 1, 2)}
     bad, n = [], 0
@@ -344,6 +350,36 @@ def check_regions():
                         n += 1
                         if (int(a, 16), int(s) << 20) not in banks[b]:
                             bad.append(f'{doc}:{i}: {name} {s} MiB at {a} is no bank of boards/{b}/board.conf')
+            # tables: | goni | `cam` | 0x4e000000 | 24 MiB | 4 KiB | (regions),
+            # | goni | 1 (DMC1) | 0x40000000 | 256 MiB | ... (banks)
+            cells = [c.strip() for c in l.strip().strip('|').split('|')] if l.startswith('|') else []
+            b = cells[0] if cells and cells[0] in confs else None
+            if b and len(cells) >= 4:
+                m = re.fullmatch(r'`([\w-]+)`', cells[1])
+                if m and m.group(1) in regs[b]:
+                    size, base, align = regs[b][m.group(1)]
+                    a = re.search(r'0x[0-9a-f]+', cells[2])
+                    sz = re.fullmatch(r'(\d+) (KiB|MiB)', cells[3])
+                    n += 1
+                    if not a or int(a.group(0), 16) != base:
+                        bad.append(f'{doc}:{i}: {b} `{m.group(1)}` base {cells[2]} (board.conf: {base:#x})')
+                    if not sz or int(sz.group(1)) << unit[sz.group(2)] != size:
+                        bad.append(f'{doc}:{i}: {b} `{m.group(1)}` size {cells[3]} (board.conf: {size >> 10} KiB)')
+                    al = re.fullmatch(r'(\d+) (KiB|MiB)', cells[4]) if len(cells) > 4 else None
+                    if al and int(al.group(1)) << unit[al.group(2)] != align:
+                        bad.append(f'{doc}:{i}: {b} `{m.group(1)}` alignment {cells[4]} (board.conf: {align >> 10} KiB)')
+                elif re.fullmatch(r'\d \(DMC\d\)', cells[1]):
+                    a = re.fullmatch(r'0x[0-9a-f]+', cells[2])
+                    sz = re.fullmatch(r'(\d+) MiB', cells[3])
+                    n += 1
+                    if not a or not sz or (int(a.group(0), 16), int(sz.group(1)) << 20) not in banks[b]:
+                        bad.append(f'{doc}:{i}: {b} bank {cells[2]} {cells[3]} is no bank of boards/{b}/board.conf')
+                # codec-a 0x4f800000 in a board's row: that region's base
+                for rn, ra in re.findall(r'\b([\w-]+) (0x[0-9a-f]{8})\b', l):
+                    if rn in regs[b]:
+                        n += 1
+                        if int(ra, 16) != regs[b][rn][1]:
+                            bad.append(f'{doc}:{i}: {b} {rn} at {ra} (board.conf: {regs[b][rn][1]:#x})')
     report('regions', bad, f'the board facts the docs quote are board.conf\'s ({n} quoted)')
 
 
