@@ -27,8 +27,8 @@ case "$S5P_CACHE" in
 	s5p_die "S5P_CACHE='$S5P_CACHE' holds a space or a colon, which the build cannot take (make, the initramfs lists); set S5P_CACHE to a directory without them" ;;
 esac
 
-# Each build step says how long it took, so that the figures in the README
-# and docs/ can be kept true: s5p_done START WHAT logs "WHAT: N s" (START
+# Each build step says how long it took, so that the figures in docs/figures.md
+# can be kept true: s5p_done START WHAT logs "WHAT: N s" (START
 # from $(date +%s) when the step began); s5p_elapsed START prints the
 # duration alone.
 s5p_elapsed() {
