@@ -27,7 +27,7 @@
 # The target is built with clang (-fsanitize=fuzzer,address,undefined)
 # from the tree's mm/cma-parse.c and mm/cma-regions.c, cached in
 # $S5P_CACHE/fuzz/build-<hash of its inputs>.  The seeds are every cma= /
-# cma_map= example of docs/, README.md, kernel-patches/ (cover letter,
+# cma_map= example of docs/, README.md, kernel-patches/ (cover letters,
 # kernel Documentation, board defaults, KUnit tests), tests/,
 # bench/traces/ and ../shared/docs/cma-spec.md if present, plus
 # tests/host/fuzz/seeds/.  One process, one core; killing this script
@@ -129,7 +129,7 @@ rm -rf "$seeds"
 spec=()
 [ ! -f "$S5P_TOP/../shared/docs/cma-spec.md" ] || spec=("$S5P_TOP/../shared/docs/cma-spec.md")
 (cd "$S5P_TOP" && python3 "$fz/seeds.py" "$seeds" README.md docs/*.md \
-	kernel-patches/*.patch tests/guest/*.sh tests/suites/*.sh tests/host/cma/test-cma.c \
+	kernel-patches/*/*.patch tests/guest/*.sh tests/suites/*.sh tests/host/cma/test-cma.c \
 	bench/traces/*.trace "${spec[@]}") >"$out/seeds.log" || s5p_die "seed extraction failed (see $out/seeds.log)"
 cp "$fz"/seeds/* "$seeds"/
 nseeds=$(find "$seeds" -type f | wc -l)
