@@ -18,7 +18,7 @@
 #
 #   --out DIR   the console log (default $S5P_CACHE/bench-contend)
 #   --dtb FILE  boot this device tree instead of the board's: a kernel
-#               before patch 37 reserves the board's regions from C, so it
+#               without the series' device tree patch reserves the regions from C, so it
 #               needs the tree without its linux,cma-region nodes
 #               (fdtput -r FILE /reserved-memory/<node> for each)
 . "$(dirname "$0")/lib/common.sh"

@@ -39,7 +39,7 @@
 #                               rule names, allocates from the area
 #                 page-alloc    no region: the page allocator (--rows)
 #               A row KERNEL@R boots KERNEL with sysctl.vm.cma_first_ratio=R
-#               (kernel patches 61-62: movable allocations, and compaction,
+#               (the series' vm.cma_first_ratio: movable allocations, and compaction,
 #               take lent pages first while they are more than R% of the
 #               free pages, or once the rest is at its high watermark),
 #               e.g. movable@50 (6.1's rule) or mainline-cma@100 (--rows)

@@ -228,7 +228,7 @@ a s5p-cam 1M
 check 3 0x00
 check 4 0x00
 EOF
-	# (the first: placement, kernel patch 42, may put the second where fewer
+	# (the first: placement may put the second where fewer
 	# lent pages are in use than where it was)
 	check_eq "CMA: the first new chunk is where the first filled one was" \
 		"$(chunks_of $T/mmap.out | head -n 1 | cut -d' ' -f3)" \

@@ -28,9 +28,9 @@
 # ("enc|dec ELEMENT NODE").  And for each S5P_ENC_SIZES size, s5p-rt: the
 # round trip through the block, v4l2src ! YUY2 ! s5p-jpeg's encoder !
 # s5p-jpeg's decoder ! YUY2 frames, checked as cam-dec's (the decoder
-# keeps a header a buffer, kernel patch 0057: GStreamer queues several).
+# keeps a header a buffer, the series' decoder fix: GStreamer queues several).
 # Those pipelines write to /tmp, and the files are copied to OUTDIR.
-# Then, straight to OUTDIR (the host folder, 9p; before kernel patch 0028
+# Then, straight to OUTDIR (the host folder, 9p; before the series' 9p fix
 # a write from a V4L2 buffer's mapping failed there with EFAULT):
 #   cam-plain   for each PLAIN size, YUY2 and NV12, the pipeline as a new
 #               user types it (issue 24): v4l2src io-mode=dmabuf

@@ -56,7 +56,7 @@ fi
 # ---- formats ----
 # The block compresses 4:2:2 interleaved and RGB565 pictures only; NV12 is
 # what its decoder writes (4:2:0), never what its encoder reads (kernel
-# patch 0056: 6.1 offered it, and the block was then programmed for YUYV).
+# the series' fix: 6.1 offered it, and the block was then programmed for YUYV).
 fourccs() { sed -n "s/^[[:space:]]*\[[0-9]*\]: '\([A-Z0-9]*\)'.*/\1/p" | sort | tr '\n' ' '; }
 efmts=$(v4l2-ctl -d "$ENC" --list-formats-out | fourccs)
 check "jpeg: the encoder takes YUYV and RGB565 pictures only (ENUM_FMT OUTPUT: $efmts)" [ "$efmts" = "RGBP YUYV " ]
@@ -67,7 +67,7 @@ case " $dfmts " in *" NV12 "*) ok "jpeg: the decoder writes NV12 (ENUM_FMT CAPTU
 # ---- v4l2-compliance ----
 # Mainline 6.1's s5p-jpeg failed seven of v4l2-compliance's tests on the
 # decoder in its own ioctl code, and its encoder's REQBUFS at the 0x0
-# format it started with made videobuf2 WARN.  Kernel patches 0044-0058
+# format it started with made videobuf2 WARN.  The series' s5p-jpeg fixes
 # fix them all (docs/codec.md, "v4l2-compliance"): the lists of failures
 # expected are empty, and any failure fails the check.
 JPEG_DEC_FAILS=""
@@ -150,7 +150,7 @@ rt 640 480 3
 if [ "$scenario" = main ]; then
 	rt 320 240 2 0 420 4
 	# ---- the decoder fed a whole stream at once, its size changing ----
-	# (kernel patch 0057: a header a buffer; the change stops the decoder
+	# (the series' decoder fix: a header a buffer; the change stops the decoder
 	# at its buffer with a source change event, dev-decoder.rst)
 	jpeg-dec-seq "$DEC" /tmp/rt-320x240.mjpeg /tmp/rt-640x480.mjpeg /tmp/rt-320x240.mjpeg \
 		>/tmp/seq.log 2>&1

@@ -132,7 +132,7 @@ scenario_default() {
 	check_eq "movable: codec-fw lends nothing" 0 "$(stat_of codec-fw lent)"
 	echo "# MemTotal $(meminfo MemTotal) kB, MemAvailable $(meminfo MemAvailable) kB, CmaFree $(meminfo CmaFree) kB"
 
-	# The page allocator's balance (vm.cma_first_ratio, kernel patch 61):
+	# The page allocator's balance (vm.cma_first_ratio):
 	# the kernel's configured default (boards/common/cma-extra.config),
 	# bad values refused.  The migration below is tested under 6.1's rule
 	# (50), which lends pageblocks to the hog; ratio_checks, at the end,

@@ -22,7 +22,7 @@ pipeline, v4l2-ctl) gave status 0 and every file is right:
               dB at 200x150 and 32x16 before any encoding);
   s5p-enc     the camera to s5p-jpeg's encoder (the SoC's JPEG block): as
               cam-jpeg (every frame: GStreamer drains the encoder with
-              V4L2_ENC_CMD_STOP at the end of stream, kernel patch 0055);
+              V4L2_ENC_CMD_STOP at the end of stream, the series' s5p-jpeg drain fix);
   test-jpeg   FRAMES videotestsrc frames and their FRAMES JPEG files: each
               JPEG decodes to WxH with luma PSNR >= DB against its frame;
   cam-dec     FRAMES raw YUY2 frames jpegdec decoded in the guest: luma

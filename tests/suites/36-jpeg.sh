@@ -2,7 +2,7 @@
 # s5p-flavours: default debug
 # s5p-debug-scenarios: goni:main
 # The SoC's JPEG block (qemu-patches/: hw/misc/s5pv210_jpeg.c) under
-# mainline's s5p-jpeg driver (with kernel patches 0044-0058), its buffers placed by a cma_map=
+# mainline's s5p-jpeg driver (with the series' s5p-jpeg fixes), its buffers placed by a cma_map=
 # rule: each board boots with its default cma= plus a region "jpeg" and its
 # default cma_map= plus "fb600000.jpeg-codec=jpeg".  tests/guest/jpeg.sh
 # runs in two boots:

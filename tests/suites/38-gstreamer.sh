@@ -14,12 +14,12 @@
 # jpegparse ! jpegdec ! videoconvert (under gst-launch-1.0; the others
 # in one tools/gst gst-run process, which pays GStreamer's start-up once a
 # boot, not once a pipeline).  Then, written straight to /host
-# (kernel patch 0028), the pipeline of issue 24 typed as it is (v4l2src
+# (the series' 9p fix), the pipeline of issue 24 typed as it is (v4l2src
 # io-mode=dmabuf num-buffers=8 ! ... ! v4l2jpegenc
 # output-io-mode=dmabuf-import ! multifilesink location=/host/...) at
 # every PLAIN size, YUY2 and NV12, with the board's defaults, and two
 # v4l2-ctl --stream-mmap --stream-to=/host/... captures.  And the camera
-# to the SoC's JPEG block, mainline's s5p-jpeg (kernel patches 0044-0058;
+# to the SoC's JPEG block, mainline's s5p-jpeg (with the series' s5p-jpeg fixes;
 # 0054 for GStreamer to negotiate the camera's colorimetry, 0055 for its
 # drain at the end of stream, 0057 for the decoder to take more than one
 # buffer a queue), with the board's defaults: v4l2src !

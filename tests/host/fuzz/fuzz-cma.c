@@ -521,7 +521,7 @@ static void boot_input(const struct input *in, char *movable)
  * The log without what cma_movable= may change: its own lines (the header,
  * its errors and notes, the "movable" lines), the summary's count of
  * problems, and where memblock placed each region: a movable region is
- * reserved at a pageblock boundary (kernel patch 0031), so its base and
+ * reserved at a pageblock boundary (as 6.1 reserves its areas), so its base and
  * alignment, and those of the regions placed after it, may move (its
  * boundary is checked in check_movable()), and so does the alignment a
  * region that found no room says it asked for ("no free SIZE bytes of RAM
@@ -615,8 +615,8 @@ static void check_movable(const struct input *in, const struct logged_region *lr
 			} else {
 				/*
 				 * cma_movable= is read before the regions are
-				 * reserved (kernel patch 0031): a region of
-				 * cma= that was then refused is no error here
+				 * reserved: a region of cma= that was then
+				 * refused is no error here
 				 */
 				for (i = 0; i < n_parsed && strcmp(parsed[i].name, t); i++)
 					;
@@ -635,7 +635,7 @@ static void check_movable(const struct input *in, const struct logged_region *lr
 
 		want_errors += named[i] && !whole;
 		want_notes += all && !named[i] && !whole;
-		/* kernel patch 0031: one named (or under '*') whose size is
+		/* One named (or under '*') whose size is
 		 * whole pageblocks and that memblock placed (no START) is
 		 * reserved at a pageblock boundary, so it always lends */
 		if ((all || named[i]) && !(lr[i].size % block) &&
