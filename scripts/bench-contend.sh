@@ -21,6 +21,7 @@
 #               before patch 37 reserves the board's regions from C, so it
 #               needs the tree without its linux,cma-region nodes
 #               (fdtput -r FILE /reserved-memory/<node> for each)
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 rounds=6

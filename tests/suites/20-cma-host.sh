@@ -9,6 +9,7 @@
 # (tests/host/cma/test-contig-take.c, test-cma-first.c), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series
 # (run once per content of its inputs: scripts/series.sh keeps the verdict).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 206
 . "$S5P_TOP/scripts/lib/kernel.sh"
