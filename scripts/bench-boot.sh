@@ -4,6 +4,7 @@
 # runs each, median printed.  Builds first so that no run includes a build.
 #
 #   scripts/bench-boot.sh [RUNS]      (default 5)
+set -u
 . "$(dirname "$0")/lib/common.sh"
 case ${1:-} in -h | --help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 runs=${1:-5}

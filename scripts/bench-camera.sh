@@ -6,6 +6,7 @@
 #   scripts/bench-camera.sh [FRAMES [FPS]]     (default 120 frames, 60 fps)
 #
 # Prints the guest's BENCH lines (docs/camera.md has the figures).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 case ${1:-} in -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 frames=${1:-120}

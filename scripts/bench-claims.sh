@@ -19,6 +19,7 @@
 # lent pages in use before the trace (the pageblock view), the claims, those
 # that migrated and the pages they migrated (the cma_regions_alloc_finish
 # trace event), and the lent pages in use after.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/movable-traces.sh"
 

@@ -15,6 +15,7 @@
 #   --out DIR  where maps and PNGs go (default $S5P_CACHE/bench-cma)
 #
 # Without --host or --guest, both.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/kernel.sh"
 

@@ -7,6 +7,7 @@
 #   scripts/bench-codec.sh [FRAMES]      (default 120 frames)
 #
 # Prints the guest's BENCH lines (docs/codec.md has the figures).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 case ${1:-} in -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 frames=${1:-120}

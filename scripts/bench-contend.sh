@@ -21,6 +21,7 @@
 #               without the series' device tree patch reserves the regions from C, so it
 #               needs the tree without its linux,cma-region nodes
 #               (fdtput -r FILE /reserved-memory/<node> for each)
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 rounds=6

@@ -10,6 +10,7 @@
 #
 # e.g. -t 5 (seconds of CPU per encoder and case, default 2), -q 75,
 # -e model (one encoder only, for perf), 1920x1088:nv12.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/qemu.sh"
 case ${1:-} in -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac

@@ -54,6 +54,7 @@
 #               $S5P_CACHE/bench-movable)
 #
 # Without --memory or --pressure, both.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/movable-traces.sh"
 

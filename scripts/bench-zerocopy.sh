@@ -9,6 +9,7 @@
 #   scripts/bench-zerocopy.sh [FRAMES]      (default 60 frames a run)
 #
 # Prints the guest's BENCH lines and a Markdown table (docs/benchmarks.md).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 case ${1:-} in -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 frames=${1:-60}

@@ -17,6 +17,7 @@
 # --old never removes a dev tree or its builds, nor the logs, nor a run
 # directory younger than a day (another run may be using it).  Prints each
 # thing removed with its size, then the space freed and what is left.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 mode='' dry=0 force=0

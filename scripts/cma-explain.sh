@@ -23,6 +23,7 @@
 # problem.  The tool is built (once, then when its sources change) in
 # $S5P_CACHE/host-build/platform-<hash of the checkout and kernel tree>
 # from the kernel tree with the series applied (or S5P_KERNEL_TREE).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/kernel.sh"
 

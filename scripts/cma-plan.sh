@@ -10,6 +10,7 @@
 # the region sizes and their overhead, the cma= and cma_map= strings to
 # boot with (scripts/boot-goni.sh --append "cma=... cma_map=...") and the
 # same as a device tree fragment.  Built like scripts/cma-explain.sh.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/kernel.sh"
 

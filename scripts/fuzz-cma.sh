@@ -130,6 +130,7 @@ spec=()
 [ ! -f "$S5P_TOP/../shared/docs/cma-spec.md" ] || spec=("$S5P_TOP/../shared/docs/cma-spec.md")
 (cd "$S5P_TOP" && python3 "$fz/seeds.py" "$seeds" README.md docs/*.md \
 	kernel-patches/*/*.patch tests/guest/*.sh tests/suites/*.sh tests/host/cma/test-cma.c \
+	tests/host/cma/test-parse.c tests/host/cma/test-boot.c tests/host/cma/test-movable.c \
 	bench/traces/*.trace "${spec[@]}") >"$out/seeds.log" || s5p_die "seed extraction failed (see $out/seeds.log)"
 cp "$fz"/seeds/* "$seeds"/
 nseeds=$(find "$seeds" -type f | wc -l)

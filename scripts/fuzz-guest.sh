@@ -19,6 +19,7 @@
 #
 # Prints the guest's TAP lines and the fuzzer's report, then the wall time;
 # exits with the guest's status (0: every check passed).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 ops=100000 seed='' procs=4 kills=16 timeout=3600 log=''

@@ -17,6 +17,7 @@
 # Prints, per device, the sequences run and the time taken; a failing
 # sequence prints its device and seed and how to replay it.  The exit status
 # is non-zero on any failure or sanitizer report.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 seqs=10000 seconds='' seed=1 ops=64 device=''

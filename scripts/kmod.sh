@@ -26,6 +26,7 @@
 #
 # Exit status: 0 built; 1 the build failed (make's output above); 2 bad usage.
 # docs/driver-loop.md walks through writing, building, loading a module.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/kernel.sh"
 

@@ -26,6 +26,7 @@
 #    configured build (compile_commands.json), as nothing links it yet.
 # One line a patch; the status is 0 when every patch passed.
 # Not part of make check: about 25 incremental builds and qtest runs.
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/qemu.sh"
 

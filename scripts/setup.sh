@@ -14,6 +14,7 @@
 #                             release and upstream series; never backports),
 #                             rewrite the file "versions", and rebuild both boards
 #                             (then run make check and commit "versions")
+set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/versions.sh"
 

@@ -22,6 +22,7 @@
 #
 # Prints the guest's TAP lines and cma-stress's report, then the wall time;
 # exits with the guest's status (0: every check passed).
+set -u
 . "$(dirname "$0")/lib/common.sh"
 
 # The board's default regions and map (kernel-patches: ARM: s5pv210: add CMA

@@ -49,6 +49,7 @@
 # Ctrl-C (or SIGTERM) ends the running suites, their boots and QEMU.
 # The last line is "N passed, N failed, N skipped"; the exit status is
 # non-zero on any failure.
+set -u
 . "$(dirname "$0")/../scripts/lib/common.sh"
 
 case "${1:-}" in

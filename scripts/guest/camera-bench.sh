@@ -4,6 +4,7 @@
 # buffer count (scripts/bench-camera.sh runs this).  Prints one line per run:
 #   BENCH <device> <w>x<h> requested <fps> effective <fps> captured <n> in <s> s: <fps> fps
 # shellcheck source=../../tests/guest/camera-lib.sh
+set -u
 . /tests/camera-lib.sh
 frames=${1:-120}
 fps=${2:-60}

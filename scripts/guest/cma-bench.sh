@@ -17,6 +17,7 @@
 #
 # BENCH <how> <idle|loaded|pinned> allocs <n> failed <n> first <line|-> alloc-ns <p50> <p99> <max> free-ns <p50> <p99> <max>
 # plus the buddy allocator's free blocks per order and compaction counters.
+set -u
 trace=$1
 what=${2:-both}
 D=/sys/kernel/debug/cma-bench

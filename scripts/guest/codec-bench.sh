@@ -6,6 +6,7 @@
 # quality 75.  Prints one line per size:
 #   BENCH s5pv210-codec <w>x<h> YUYV encoded <n> in <s> s: <fps> fps, <bytes> bytes/frame
 # shellcheck source=../../tests/guest/lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=../../tests/guest/camera-lib.sh
 . /tests/camera-lib.sh

@@ -12,6 +12,7 @@
 # and prints "demo: ..." progress lines.  On the host, codec_check.py demo
 # DIR turns the frames into PNG files and decodes and checks each JPEG.
 # shellcheck source=../../tests/guest/lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=../../tests/guest/camera-lib.sh
 . /tests/camera-lib.sh

@@ -11,6 +11,7 @@
 # Prints "PB0 REGION <view line>" (before) and "PB1 ..." (after), "VM0" and
 # "VM1" lines (nr_free_pages, nr_free_cma, pgmigrate_success), one "EV"
 # line per claim (the event's fields) and cma-bench's result ("RES").
+set -u
 trace=$1 hog_mib=$2
 D=/sys/kernel/debug/cma-bench
 T=/sys/kernel/tracing

@@ -4,6 +4,7 @@
 # (hog -g).  Prints
 #   MEM <MemTotal> <MemAvailable> <CmaTotal> <CmaFree>      (kB)
 #   FILL <MiB>
+set -u
 m() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
 echo "MEM $(m MemTotal) $(m MemAvailable) $(m CmaTotal) $(m CmaFree)"
 hog -g >/tmp/fill.out 2>&1

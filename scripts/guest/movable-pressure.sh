@@ -23,6 +23,7 @@
 # load fragments memory) is /proc/vmstat's pgmigrate_success less that:
 # "othermig".  Prints one line per load:
 # PRESSURE <hog|pinned> allocs <n> failed <n> first <line|-> alloc-ns <p50> <p99> <max> migrated <pages> bad <n bad pages|?> memavail <kB> hogmib <n> clean <allocations that migrated nothing> othermig <pages>
+set -u
 trace=$1 api=$2 hog_mib=$3
 D=/sys/kernel/debug/cma-bench
 [ -f "$trace" ] || { echo "movable-pressure: no trace '$trace'" >&2; exit 2; }

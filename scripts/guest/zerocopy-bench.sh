@@ -20,6 +20,7 @@
 # "v4l2jpegenc0:pool0:src" lines): not a raw frame, not counted.  DMABUF
 # must copy no raw frame: a run that did says "not ok" and the script
 # exits 1.
+set -u
 frames=$1
 shift
 hz=$(getconf CLK_TCK 2>/dev/null || echo 100)

@@ -2,6 +2,7 @@
 # Base machine checks from inside the guest (tests/suites/10-boards.sh runs
 # this on each board and checks the rest from the host).
 # shellcheck source=lib.sh
+set -u
 . /tests/lib.sh
 
 # (Reaching this line is no check of its own: the host checks that the

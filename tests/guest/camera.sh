@@ -12,6 +12,7 @@
 # Besides TAP lines it prints "FRAME <fourcc> <w> <h> <flip> <seq> <sha256> [<pattern>]"
 # for every captured frame; the host recomputes the pattern and compares.
 # shellcheck source=lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh

@@ -4,6 +4,7 @@
 # runs it.  Prints TAP lines.
 #
 #   /tests/cma-guest.sh defaults|override|bad
+set -u
 set -f	# cma_map= values hold '*' and '?'
 # shellcheck source=lib.sh
 . /tests/lib.sh

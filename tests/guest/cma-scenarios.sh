@@ -4,6 +4,7 @@
 # /tests/cma-guest.sh (busybox sh, in the guest).
 
 # cma_append BOARD SCENARIO: the --append string for that boot.
+set -u
 cma_append() {
 	case "$1:$2" in
 	*:defaults) echo "" ;;

@@ -8,6 +8,7 @@
 #                         parameters its allocator does not take, and
 #                         bigphysarea=256
 #   cma-stats.sh badbig   after a boot with bigphysarea=12x
+set -u
 set -f
 # shellcheck source=lib.sh
 . /tests/lib.sh

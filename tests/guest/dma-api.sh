@@ -17,6 +17,7 @@
 #                       catch-all rule); its kind "c", which no rule names,
 #                       goes where "*" says
 # shellcheck source=lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh

@@ -20,6 +20,7 @@
 #                       camera with no rule captures into the default
 #                       area; the kernel's dmabuf-heaps selftest on both
 # shellcheck source=lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh

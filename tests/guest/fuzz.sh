@@ -11,6 +11,7 @@
 #                       shared-boot.sh: a random seed, 300 operations, 4
 #                       processes, 4 killed; the seed is in the output)
 # shellcheck source=lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh

@@ -53,6 +53,7 @@
 # set to PLAYING until its end of stream, set to NULL and freed, as
 # gst-launch-1.0 does.  A case's SECONDS are its pipeline's (under
 # gst-launch-1.0: the whole command).
+set -u
 tmp=/tmp/gst
 
 # (gst-run's "!" lines)  gst.sh --file OUTDIR CASE KIND FOURCC W H FRAMES:

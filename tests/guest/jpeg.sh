@@ -15,6 +15,7 @@
 # "BEGIN-FILE MJPEG FOURCC W H SEQS SIZES" and "END-FILE MJPEG": the host
 # decodes every frame with djpeg and compares it with the camera's pattern.
 # shellcheck source=lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=camera-lib.sh
 . /tests/camera-lib.sh

@@ -12,6 +12,7 @@
 #   movable.sh cmdline   cma= on the command line with cma_movable=big: the
 #                        unaligned region odd stays static, big serves 12 MiB
 #                        from under a hog
+set -u
 set -f
 # shellcheck source=lib.sh
 . /tests/lib.sh

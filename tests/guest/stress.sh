@@ -11,6 +11,7 @@
 #
 #   stress.sh SEED OPS PROCS KILLS CHECKS [cma-stress options...]
 # shellcheck source=lib.sh
+set -u
 . /tests/lib.sh
 # shellcheck source=cma-lib.sh
 . /tests/cma-lib.sh

@@ -6,6 +6,7 @@
 # patch of qemu-patches/.  On the asan QEMU (what
 # tests/run.sh uses) a sanitizer report fails the run it appears in.
 # s5p-timeout: 1800
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 36
 . "$S5P_TOP/scripts/lib/qemu.sh"

@@ -2,6 +2,7 @@
 # The camera's QEMU model: tests/qtest/s5pv210-camera-test (qemu-patches/):
 # registers, reset, interrupt on VIC2 5, frames checked pixel for pixel in
 # guest RAM, the buffer ring, timing and every error path.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 23
 . "$S5P_TOP/scripts/lib/qemu.sh"

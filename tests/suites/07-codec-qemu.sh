@@ -2,6 +2,7 @@
 # The codec's QEMU model: tests/qtest/s5pv210-codec-test (qemu-patches/):
 # registers, interrupt on VIC2 14, encode time, real encodes of every format
 # decoded back and compared, quality scaling, reset and every error path.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 63
 . "$S5P_TOP/scripts/lib/qemu.sh"

@@ -5,6 +5,7 @@
 # tables decoded back by the device and compared, the stream bound, bad
 # streams and buffers, a reset during a job, a job held behind a reset one
 # starting when that one ends, migration.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 8
 . "$S5P_TOP/scripts/lib/qemu.sh"

@@ -6,6 +6,7 @@
 # --append path, poweroff and reboot, and the boot script's own contract
 # (exit status, timeout, bad options, the kernel-report gate with a boot
 # that provokes an OOM kill on purpose: --allow-report oom).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 60
 

@@ -8,6 +8,7 @@
 # guest's own view of the same interval is 10-boards' base.sh check).  Its
 # own suite, run alone, so that 10-boards' other checks can run beside
 # another suite: this one boot a board is all that needs quiet cores.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 4
 

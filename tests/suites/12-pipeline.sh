@@ -32,6 +32,7 @@
 #    outputs (modules, zImage) while another rewrites them waits, and
 #    copies nothing if they changed; two boots at once both pass.
 # Nothing here builds a kernel or QEMU.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 47
 

@@ -10,6 +10,7 @@
 # only one, /dev/cma has no region to serve, no kernel report.  (Every
 # other flavour but "debug", which has its own pass, would be booted here
 # once so that it cannot rot unseen; there is none today.)
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 5
 

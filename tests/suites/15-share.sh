@@ -17,6 +17,7 @@
 #       DIR, a missing --module file, kmod.sh on no directory and on a
 #       module that does not compile.
 # On the debug kernel: goni main only (one boot; docs/testing.md).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 28 debug=8
 

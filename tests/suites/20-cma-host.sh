@@ -9,8 +9,9 @@
 # (tests/host/cma/test-contig-take.c, test-cma-first.c), the user-space tools
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series
 # (run once per content of its inputs: scripts/series.sh keeps the verdict).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 206
+t_plan 208
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source
@@ -33,6 +34,24 @@ else
 	t_fail "host build of the kernel's CMA files"
 	sed 's/^/#   /' "$T_TMP/build.log" | tail -n 30
 fi
+
+# The cut-outs of mm/page_alloc.c fail the build, naming the function, when
+# the source moves: a function renamed away, or defined twice.
+# cut_fails TARGET MESSAGE: making TARGET with the moved page_alloc.c fails,
+# says MESSAGE and leaves no TARGET behind.
+cut_fails() {
+	make -s -C "$S5P_TOP/tests/host/cma" KSRC="$T_TMP/moved" O="$T_TMP/moved-build" \
+		"$T_TMP/moved-build/$1" >"$T_TMP/moved.log" 2>&1 && return 1
+	sed 's/^/#   /' "$T_TMP/moved.log"
+	grep -qF "$2" "$T_TMP/moved.log" && [ ! -e "$T_TMP/moved-build/$1" ]
+}
+mkdir -p "$T_TMP/moved/mm"
+sed 's/^bool zone_cma_first(/bool zone_cma_first_moved(/' "$KSRC/mm/page_alloc.c" >"$T_TMP/moved/mm/page_alloc.c"
+t_check "a cut-out of a function page_alloc.c no longer defines fails the build, naming it" \
+	cut_fails cma-first.c 'no definition of zone_cma_first()'
+sed -n '/^static void contig_give_back(/,/^}/p' "$KSRC/mm/page_alloc.c" >>"$T_TMP/moved/mm/page_alloc.c"
+t_check "a cut-out of a function page_alloc.c defines twice fails the build, naming it" \
+	cut_fails contig-take.c 'contig_give_back() is defined twice'
 
 # A second random sequence each run, so that many seeds get tried over time.
 seed=$(date +%s)

@@ -17,6 +17,7 @@
 # on the native x86-64 build; a run stopped by its time bound, or killed,
 # leaves no target behind.  The documented long run (10^6) is in
 # docs/fuzzing.md.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 16
 . "$S5P_TOP/scripts/lib/kernel.sh"

@@ -7,6 +7,7 @@
 # (every request served, the regions within 10 % of the peak live bytes).
 # The guest side: 40-cma-guest compares cma-explain with every boot's log,
 # 44-cma-movable boots a plan and replays its trace.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 32
 . "$S5P_TOP/scripts/lib/kernel.sh"

@@ -7,6 +7,7 @@
 # outcome, keeps its chunk maps consistent, refuses bad traces; cma-test's
 # trace replay reports unchecked failures and parse errors; frag and hog
 # find a page changed under them; plot.py and plot-movable.py draw.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 48
 . "$S5P_TOP/scripts/lib/kernel.sh"

@@ -12,6 +12,7 @@
 #   aquila, the board's defaults: captures and placement.
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 126 debug=93
 

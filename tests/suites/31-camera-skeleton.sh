@@ -18,6 +18,7 @@
 #      frame equal to the camera's pattern (camera_pattern.py).
 # The outputs the tutorial shows (the v4l2-compliance totals, the YUYV
 # chunks) are compared with the run's, so the page cannot drift from it.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 13
 

@@ -25,6 +25,7 @@
 # boots: the driver's error codes are the model's (qemu-patches/), its
 # interrupt handler prints nothing without a rate limit, and the device
 # tree bindings (drivers/bindings) pass dt-schema, the boards' trees too.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 178 debug=96
 

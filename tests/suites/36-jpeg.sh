@@ -15,6 +15,7 @@
 # Every encoded stream comes back base64 over the output UART; here each
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 36 debug=24
 

@@ -33,6 +33,7 @@
 # pattern (camera_pattern.py) or videotestsrc's frames.
 # Default kernel only: the pipelines run the drivers' paths that 30-camera
 # and 35-codec already run on the debug kernel (docs/testing.md).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 
 SIZES="32x16 200x150 640x480 1280x720 1920x1080"	# min, padded NV12 lines, typical, max

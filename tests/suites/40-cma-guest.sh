@@ -11,6 +11,7 @@
 # would otherwise go; one Goni boot with bad regions in its device tree;
 # one on cma-plan's proposal for bench/traces/media.trace, replaying it.
 # Every boot's cma: lines are the ones cma-explain predicts.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 312 debug=107
 . "$S5P_TOP/tests/guest/cma-scenarios.sh"

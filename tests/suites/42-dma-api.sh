@@ -11,6 +11,7 @@
 # parts of one boot.
 # "kinds": the camera's per-kind children under a catch-all rule
 # (cma_map=fb200000.camera/y=cam;*=cb): kind "y" still goes to cam.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 33 debug=28
 

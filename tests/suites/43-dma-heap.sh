@@ -25,6 +25,7 @@
 #           regions; the kernel's own tools/testing/selftests/dmabuf-heaps
 #           passes on the default area's heap and the region's
 # About 20 s on the default kernel (ASan QEMU).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 63 debug=56
 

@@ -7,6 +7,7 @@
 # the board's defaults under memory pressure with the user's data checked,
 # every region static, '*', bad input, and regions from the command line.
 # The host compares MemTotal with the regions movable and static.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 76 debug=43
 

@@ -5,6 +5,7 @@
 # Per-region statistics (/sys/kernel/mm/cma, cma-test stats), the ff and
 # bitmap allocators and bigphysarea, in the guest: two Goni boots running
 # /tests/cma-stats.sh (tests/guest/cma-stats.sh says what each checks).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 85 debug=76
 

@@ -7,6 +7,7 @@
 # dma_alloc_coherent() (counts, lines split across writes, bad lines,
 # reset), tools/frag fragments and holds memory (also locked), and
 # /usr/lib/s5p/cma-bench.sh (scripts/guest/) prints its six BENCH lines.  No timing assertions.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 31
 

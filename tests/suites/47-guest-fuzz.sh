@@ -16,6 +16,7 @@
 # On the debug kernel a second boot tests the leak detector itself: it loads
 # the kernel's planted leak, samples/kmemleak's kmemleak-test module, and
 # the boot must fail (status 3) with the leaked objects on the console.
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 10 debug=14
 

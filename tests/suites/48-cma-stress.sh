@@ -13,6 +13,7 @@
 # S5P_STRESS_SEED=N replays a run (the seed is printed first);
 # S5P_STRESS_OPS=N sets the number of operations (default 20000, a tenth of
 # it on the debug kernel, S5P_FLAVOUR=debug).
+set -u
 . "$(dirname "$0")/../lib/tap.sh"
 t_plan 13
 
