@@ -61,7 +61,7 @@ t_check "command line: cma= and cma_map= replace the tree's, and the log says so
 	bash -c "grep -qx 'cma: cma= of the command line replaces the device tree'\"'\"'s' '$T_TMP/cmdline.log' &&
 		grep -qx 'cma: cma_map= of the command line replaces the device tree'\"'\"'s' '$T_TMP/cmdline.log' &&
 		grep -qx 'cma: cma=x=4M@0x4e000000;y=1M (command line)' '$T_TMP/cmdline.log'"
-t_check "command line: the tree's regions give their memory back first (x fits where cam was)" \
+t_check "command line: the tree's regions give their memory back first (x fits where codec-a was)" \
 	bash -c "[ \$(grep -c '^cma: device tree region .*: cma= of the command line replaces it; memory given back$' '$T_TMP/cmdline.log') = 4 ] &&
 		grep -qx 'cma: region x: base=0x4e000000 size=0x00400000 align=0x1000 allocator=bf' '$T_TMP/cmdline.log' &&
 		grep -qx 'cma: cma_movable= (none)' '$T_TMP/cmdline.log'"
@@ -94,7 +94,7 @@ cat >>"$dts" <<'EOF'
 	soc {
 		video-codec@f1700000 { memory-region-names = "a", "b"; };
 		camera@fb200000 { /delete-property/ memory-region-names;
-			memory-region = <&{/reserved-memory/cam@4e000000}>, <&{/reserved-memory/codec-fw}>; };
+			memory-region = <&{/reserved-memory/cam@4c800000}>, <&{/reserved-memory/codec-fw}>; };
 	};
 };
 EOF
