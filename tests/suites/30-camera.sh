@@ -15,7 +15,7 @@
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 128 debug=93
+t_plan 128 debug=95
 
 pattern=$S5P_TOP/scripts/lib/camera_pattern.py
 
