@@ -25,8 +25,9 @@ if [ -z "${KTAP_COUNT:-}" ]; then
 	export KTAP_COUNT
 	rm -f "$KTAP_COUNT"
 fi
-# ktap_result RESULT DESCRIPTION: print one numbered result line (and the
-# version line before the first).  KTAP descriptions cannot hold "#".
+# ktap_result RESULT DESCRIPTION [DIRECTIVE]: print one numbered result
+# line (and the version line before the first), with " # DIRECTIVE" after
+# it when given ("SKIP why").  KTAP descriptions cannot hold "#".
 ktap_result() {
 	# (no fork for the usual description: the debug kernel is slow)
 	case "$2" in *'#'*) set -- "$1" "$(printf '%s' "$2" | tr '#' '_')" ;; esac
@@ -39,7 +40,7 @@ ktap_result() {
 	ktap_n=$((ktap_n + 1))
 	if [ "$1" = ok ]; then ktap_p=$((ktap_p + 1)); else ktap_f=$((ktap_f + 1)); fi
 	echo "$ktap_n $ktap_p $ktap_f" >"$KTAP_COUNT"
-	echo "$1 $ktap_n - $2"
+	echo "$1 $ktap_n - $2${3:+ # $3}"
 	# KTAP_TIME=1 (in the command): the guest's uptime after each result,
 	# to see where a script's time goes (docs/testing.md, "Where a suite's
 	# time goes")
@@ -58,6 +59,9 @@ ktap_totals() {
 trap ktap_totals EXIT
 
 ok() { ktap_result ok "$board: $*"; }
+# skip WHAT WHY: a check this boot leaves out, counted as skipped
+# ("# SKIP WHY", which t_relay keeps), never as passed
+skip() { ktap_result ok "$board: $1" "SKIP $(printf '%s' "$2" | tr '#' '_')"; }
 not_ok() { ktap_result "not ok" "$board: $*"; T_FAILED=$((T_FAILED + 1)); }
 
 # check WHAT COMMAND...: ok when COMMAND succeeds.

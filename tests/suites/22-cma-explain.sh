@@ -45,7 +45,7 @@ for board in goni aquila; do
 			grep -qxF "$want" "$T_TMP/$board.log"
 	done
 	t_check "$board: the tree's regions and rules, no problem (status $rc)" \
-		bash -c "[ $rc = 0 ] && grep -qx 'cma: 4 regions reserved (41984 KiB), 4 map rules, 0 problems' '$T_TMP/$board.log'"
+		bash -c "[ $rc = 0 ] && grep -qx 'cma: 4 regions reserved (74752 KiB), 4 map rules, 0 problems' '$T_TMP/$board.log'"
 	"$explain" --dtb "$dtb" --banks "$banks" "${devs[@]}" >"$T_TMP/$board.out" 2>&1
 	t_check "$board: every device and kind of the camera and codec ports has its region" \
 		bash -c "grep -qE '^  fb200000.camera/y +rule 4: cam$' '$T_TMP/$board.out' &&
@@ -62,7 +62,7 @@ t_check "command line: cma= and cma_map= replace the tree's, and the log says so
 	bash -c "grep -qx 'cma: cma= of the command line replaces the device tree'\"'\"'s' '$T_TMP/cmdline.log' &&
 		grep -qx 'cma: cma_map= of the command line replaces the device tree'\"'\"'s' '$T_TMP/cmdline.log' &&
 		grep -qx 'cma: cma=x=4M@0x4e000000;y=1M (command line)' '$T_TMP/cmdline.log'"
-t_check "command line: the tree's regions give their memory back first (x fits where cam was)" \
+t_check "command line: the tree's regions give their memory back first (x fits where codec-a was)" \
 	bash -c "[ \$(grep -c '^cma: device tree region .*: cma= of the command line replaces it; memory given back$' '$T_TMP/cmdline.log') = 4 ] &&
 		grep -qx 'cma: region x: base=0x4e000000 size=0x00400000 align=0x1000 allocator=bf' '$T_TMP/cmdline.log' &&
 		grep -qx 'cma: cma_movable= (none)' '$T_TMP/cmdline.log'"
@@ -95,7 +95,7 @@ cat >>"$dts" <<'EOF'
 	soc {
 		video-codec@f1700000 { memory-region-names = "a", "b"; };
 		camera@fb200000 { /delete-property/ memory-region-names;
-			memory-region = <&{/reserved-memory/cam@4e000000}>, <&{/reserved-memory/codec-fw}>; };
+			memory-region = <&{/reserved-memory/cam@4c800000}>, <&{/reserved-memory/codec-fw}>; };
 	};
 };
 EOF
@@ -110,7 +110,7 @@ t_check "bad tree: alloc-ranges places a region in its range, with its allocator
 	grep -qx 'cma: region ranged: base=0x34e00000 size=0x00200000 align=0x100000 allocator=ff' "$T_TMP/bad.log"
 t_check "bad tree: memory-region-names that do not name every region drop the device's rules, the others stay" \
 	bash -c "grep -qx 'cma: error: device tree node video-codec@f1700000: memory-region-names does not name each of its 3 memory-region entries; its rules dropped' '$T_TMP/bad.log' &&
-		grep -qx 'cma: 5 regions reserved (44032 KiB), 1 map rules, 3 problems' '$T_TMP/bad.log'"
+		grep -qx 'cma: 5 regions reserved (76800 KiB), 1 map rules, 3 problems' '$T_TMP/bad.log'"
 t_check "bad tree: a device without memory-region-names gets one rule with its regions in order, for its own DMA API allocations (the empty kind)" \
 	grep -qx 'cma: map rule 1: fb200000.camera,s5p-cam\*=cam,codec-fw' "$T_TMP/bad.log"
 

@@ -5,16 +5,18 @@
 # videobuf2-dma-contig on the emulated camera (qemu-patches/).
 # tests/guest/camera.sh runs in three boots:
 #   goni, the board's defaults (fb200000.camera/*=cam):
-#       v4l2-compliance (MMAP and DMABUF streaming), captures, placement,
+#       v4l2-compliance -s10 -f (MMAP streaming of every format, DMABUF
+#       streaming), captures, placement,
 #       bad input, close/unbind/rmmod while streaming, the single-planar
 #       API (multiplanar=1: captures, v4l2-compliance) and a bad value;
 #   goni, cma= and cma_map= moving kind "y" and kind "c" to two new regions;
-#   aquila, the board's defaults: captures and placement.
+#   aquila, the board's defaults: v4l2-compliance -s10 -f, captures and
+#       placement.
 # Every captured frame comes back as a SHA-256, compared here with the
 # pattern recomputed by camera_pattern.py.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 126 debug=93
+t_plan 128 debug=95
 
 pattern=$S5P_TOP/scripts/lib/camera_pattern.py
 

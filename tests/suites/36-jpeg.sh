@@ -6,18 +6,19 @@
 # rule: each board boots with its default cma= plus a region "jpeg" and its
 # default cma_map= plus "fb600000.jpeg-codec=jpeg".  tests/guest/jpeg.sh
 # runs in two boots:
-#   goni: the driver probed, v4l2-compliance -s on the decoder and the
-#       encoder (no failure expected), round trips camera -> s5p-jpeg encode -> s5p-jpeg decode
+#   goni: the driver probed, v4l2-compliance -s10 -f on the decoder and the
+#       encoder, round trips camera -> s5p-jpeg encode -> s5p-jpeg decode
 #       (PSNR against the camera's frames, in the guest), every buffer in
 #       region jpeg, a stream whose size changes queued at once
 #       (tools/jpeg/jpeg-dec-seq), a bad stream;
-#   aquila: the driver probed, a round trip, placement.
+#   aquila: the driver probed, v4l2-compliance -s10 -f on both nodes, a
+#       round trip, placement.
 # Every encoded stream comes back base64 over the output UART; here each
 # frame is decoded by djpeg and compared with the camera's pattern
 # (codec_check.py: PSNR >= 30 dB, luma and RGB).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 36 debug=24
+t_plan 39 debug=24
 
 check=$S5P_TOP/scripts/lib/codec_check.py
 
