@@ -51,7 +51,7 @@ broken paths 's|docs/tuning.md|docs/tunning.md|' README.md "a page the README ci
 broken options '0,/scripts\/boot-goni.sh --cmd/s//scripts\/boot-goni.sh --cmdx/' docs/getting-started.md \
 	"a command gives boot-goni.sh an option it does not have" 'boot-goni.sh --cmdx \(not in its --help'
 broken regions 's/^BOARD_CMA="cam=24M/BOARD_CMA="cam=16M/' boards/goni/board.conf \
-	"Goni's cam region shrinks in board.conf and not in the docs" "cma=cam=24M@0x4e000000;.* is no board's BOARD_CMA"
+	"Goni's cam region shrinks in board.conf and not in the docs" "cma=cam=24M@0x4c800000;.* is no board's BOARD_CMA"
 broken parameters '0,/RULE := PATTERN/s/RULE := PATTERN/RULE := PATTERNS/' docs/boot-parameters.md \
 	"the reference's cma_map= grammar drifts from the series'" "entry cma_map= is not there"
 broken parameters 's/cma_movable=/cma_moveable=/' docs/cma.md \
