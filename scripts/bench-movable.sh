@@ -45,11 +45,12 @@
 #               e.g. movable@50 (6.1's rule) or mainline-cma@100 (--rows)
 #   --pipes     per kernel below and repetition, a Goni boot measuring the
 #               room the kernel's own allocations have: tools/hog holds
-#               all the memory available outside the lent memory less
-#               16 MiB, then full pipes are opened, two processes each
-#               (unmovable memory), until the first OOM kill
-#               (scripts/guest/movable-pipes.sh).  Kernels (--pipe-rows,
-#               default none,mainline-cma,movable@50,movable):
+#               what the first kernel has available outside its lent
+#               memory less 16 MiB (the same on every kernel), then full
+#               pipes are opened, two processes each (unmovable memory),
+#               until the first OOM kill (scripts/guest/movable-pipes.sh).
+#               Kernels (--pipe-rows, default
+#               movable,movable@50,mainline-cma,none):
 #                 none          no region (cma= cma_map=)
 #                 mainline-cma  6.1's CMA alone, a 24 MiB default area
 #                               (cma= cma=24M cma_map=)
@@ -70,7 +71,7 @@
 . "$(dirname "$0")/lib/movable-traces.sh"
 
 memory=0 pressure=0 pipes=0 reps=3 rows=static,movable,mainline-cma,blind
-pipe_rows=none,mainline-cma,movable@50,movable
+pipe_rows=movable,movable@50,mainline-cma,none
 out=$S5P_CACHE/bench-movable
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -209,7 +210,7 @@ run_pressure() {
 }
 
 run_pipes() {
-	local row rep kargs line results=$out/pipes.txt
+	local row rep kargs line hog=auto results=$out/pipes.txt
 	local -a prows
 	IFS=, read -r -a prows <<<"$pipe_rows"
 	for row in "${prows[@]}"; do
@@ -229,13 +230,14 @@ run_pipes() {
 			esac
 			echo "== pipes: $row, repetition $rep of $reps"
 			boot_try "pipes-$row-$rep" --append "$kargs$(row_ratio "$row")" \
-				--cmd 'sh /usr/lib/s5p/movable-pipes.sh' || true
+				--cmd "sh /usr/lib/s5p/movable-pipes.sh $hog" || true
 			line=$(grep '^PIPES ' <<<"$BOOT_OUT") || {
 				s5p_info "the $row boot printed no PIPES line (console log: $out/pipes-$row-$rep.log)"
 				continue
 			}
 			grep '^# hog' <<<"$BOOT_OUT" | sed 's/^/    /'
 			echo "PIPES $row ${line#PIPES } rep $rep" | tee -a "$results"
+			[ "$hog" != auto ] || hog=$(awk '{ print $4 }' <<<"$line")
 		done
 	done
 	printf '\n| kernel | runs | pipes before the first OOM kill | lent memory free then, kB | OOM request order | hog MiB | pages migrated meanwhile | compact_stall | compact_success |\n'

@@ -7,15 +7,15 @@
 # processes each: pipe buffers, page tables, kernel stacks, all unmovable)
 # until the first OOM kill (/proc/vmstat oom_kill), or 2000 of them.
 #
-#   sh /usr/lib/s5p/movable-pipes.sh [LEAVE_MIB]
+#   sh /usr/lib/s5p/movable-pipes.sh [HOG_MIB|auto]
 #
 # Prints
 # PIPES <n before the first OOM kill> hogmib <n> cmafree0 <kB> cmafreeoom <kB|?> migrated <pages> compact <stall> <migrate_scanned> <free_scanned> <success> <fail> oomorder <order|?>
-leave=${1:-16}
+hog_mib=${1:-auto}
 m() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
 vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 cma0=$(m CmaFree)
-hog_mib=$((($(m MemAvailable) - ${cma0:-0}) / 1024 - leave))
+[ "$hog_mib" != auto ] || hog_mib=$((($(m MemAvailable) - ${cma0:-0}) / 1024 - 16))
 [ "$hog_mib" -gt 0 ] || { echo "movable-pipes: nothing to hold ($hog_mib MiB)" >&2; exit 1; }
 hog -a "$hog_mib" </dev/null >/tmp/pipes-hog.out 2>&1 &
 hog=$!
