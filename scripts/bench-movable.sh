@@ -29,7 +29,7 @@
 #                 movable       the same regions, cma_movable=*: claims
 #                               placed where the fewest pages are in use;
 #                               lent pages used last (the boards'
-#                               CONFIG_CMA_FIRST_RATIO=100)
+#                               sysctl.vm.cma_first_ratio=100)
 #                 blind         the same, each allocator given "blind":
 #                               no placement (the series before issue 25)
 #                 mainline-cma  6.1's CMA in the same kernel: no region, a
@@ -39,10 +39,12 @@
 #                               rule names, allocates from the area
 #                 page-alloc    no region: the page allocator (--rows)
 #               A row KERNEL@R boots KERNEL with sysctl.vm.cma_first_ratio=R
-#               (kernel patches 61-62: movable allocations, and compaction,
+#               after the board's (movable allocations, and compaction,
 #               take lent pages first while they are more than R% of the
-#               free pages, or once the rest is at its high watermark),
-#               e.g. movable@50 (6.1's rule) or mainline-cma@100 (--rows)
+#               free pages; above 50 also once the rest is at its high
+#               watermark, and the kernel's allocations move movable pages
+#               into them before an OOM kill), e.g. movable@50 (6.1's rule)
+#               or mainline-cma@100 (--rows)
 #   --pipes     per kernel below and repetition, a Goni boot measuring the
 #               room the kernel's own allocations have: tools/hog holds
 #               what the first kernel has available outside its lent

@@ -148,9 +148,10 @@ if [ -n "$share" ]; then
 	share=$(realpath "$share")
 fi
 
-# The kernel command line: the board's console, and with --cmd the UART
-# that carries the command's output (s5p.out=, read by /init).
-kargs="console=$console,115200n8 earlycon panic=-1"
+# The kernel command line: the board's console and its BOARD_KARGS, and
+# with --cmd the UART that carries the command's output (s5p.out=, read by
+# /init).
+kargs="console=$console,115200n8 earlycon panic=-1${BOARD_KARGS:+ $BOARD_KARGS}"
 kargs_cmd="$kargs s5p.out=$outtty $append"
 kargs_shell="$kargs $append"
 
