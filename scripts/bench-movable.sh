@@ -55,7 +55,8 @@
 #               movable,movable@50,mainline-cma,none):
 #                 none          no region (cma= cma_map=)
 #                 mainline-cma  6.1's CMA alone, a 24 MiB default area
-#                               (cma= cma=24M cma_map=)
+#                               (cma= cma=24M cma_map=), 6.1's balance
+#                               (ratio 50)
 #                 movable       the board's regions and balance
 #               with KERNEL@R as for --rows
 #   --reps N    repetitions of --pressure and --pipes (default 3): the table gives each
@@ -227,7 +228,10 @@ run_pipes() {
 		for row in "${prows[@]}"; do
 			case ${row%@*} in
 			none) kargs="cma= cma_map=" ;;
-			mainline-cma) kargs="cma= cma=24M cma_map=" ;;
+			mainline-cma)
+				# 6.1's balance, unless the row gives @R
+				kargs="cma= cma=24M cma_map="
+				[ "$row" != mainline-cma ] || kargs+=" sysctl.vm.cma_first_ratio=50" ;;
 			movable) kargs= ;;
 			esac
 			echo "== pipes: $row, repetition $rep of $reps"
