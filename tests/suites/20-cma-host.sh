@@ -10,7 +10,7 @@
 # (tools/cma), the UAPI header copy, and checkpatch on the kernel series
 # (run once per content of its inputs: scripts/series.sh keeps the verdict).
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 206
+t_plan 207
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source

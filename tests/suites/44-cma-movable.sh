@@ -8,7 +8,7 @@
 # every region static, '*', bad input, and regions from the command line.
 # The host compares MemTotal with the regions movable and static.
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 76 debug=43
+t_plan 80 debug=47
 
 declare -A memtotal
 for scenario in default static all bad cmdline; do
