@@ -29,7 +29,7 @@
 #                 movable       the same regions, cma_movable=*: claims
 #                               placed where the fewest pages are in use;
 #                               lent pages used last (the boards'
-#                               CONFIG_CMA_FIRST_RATIO=100)
+#                               sysctl.vm.cma_first_ratio=100)
 #                 blind         the same, each allocator given "blind":
 #                               no placement (the series before issue 25)
 #                 mainline-cma  6.1's CMA in the same kernel: no region, a
@@ -39,11 +39,27 @@
 #                               rule names, allocates from the area
 #                 page-alloc    no region: the page allocator (--rows)
 #               A row KERNEL@R boots KERNEL with sysctl.vm.cma_first_ratio=R
-#               (the series' vm.cma_first_ratio: movable allocations, and compaction,
+#               after the board's (movable allocations, and compaction,
 #               take lent pages first while they are more than R% of the
-#               free pages, or once the rest is at its high watermark),
-#               e.g. movable@50 (6.1's rule) or mainline-cma@100 (--rows)
-#   --reps N    repetitions of --pressure (default 3): the table gives each
+#               free pages; above 50 also once the rest is at its high
+#               watermark, and the kernel's allocations move movable pages
+#               into them before an OOM kill), e.g. movable@50 (6.1's rule)
+#               or mainline-cma@100 (--rows)
+#   --pipes     per kernel below and repetition, a Goni boot measuring the
+#               room the kernel's own allocations have: tools/hog holds
+#               what the first kernel has available outside its lent
+#               memory less 16 MiB (the same on every kernel), then full
+#               pipes are opened, two processes each (unmovable memory),
+#               until the first OOM kill (scripts/guest/movable-pipes.sh).
+#               Kernels (--pipe-rows, default
+#               movable,movable@50,mainline-cma,none):
+#                 none          no region (cma= cma_map=)
+#                 mainline-cma  6.1's CMA alone, a 24 MiB default area
+#                               (cma= cma=24M cma_map=), 6.1's balance
+#                               (ratio 50)
+#                 movable       the board's regions and balance
+#               with KERNEL@R as for --rows
+#   --reps N    repetitions of --pressure and --pipes (default 3): the table gives each
 #               figure's median and its spread (min-max)
 #   --rows LIST the --pressure kernels, comma-separated, in the order
 #               each repetition boots them (default
@@ -53,17 +69,20 @@
 #               movable-pressure.png, bench/plot-movable.py) go (default
 #               $S5P_CACHE/bench-movable)
 #
-# Without --memory or --pressure, both.
+# Without --memory, --pressure or --pipes: --memory and --pressure.
 set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/movable-traces.sh"
 
-memory=0 pressure=0 reps=3 rows=static,movable,mainline-cma,blind
+memory=0 pressure=0 pipes=0 reps=3 rows=static,movable,mainline-cma,blind
+pipe_rows=movable,movable@50,mainline-cma,none
 out=$S5P_CACHE/bench-movable
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--memory) memory=1 ;;
 	--pressure) pressure=1 ;;
+	--pipes) pipes=1 ;;
+	--pipe-rows) [ $# -ge 2 ] || s5p_die "--pipe-rows needs a list"; pipe_rows=$2; shift ;;
 	--out) [ $# -ge 2 ] || s5p_die "--out needs a directory"; out=$2; shift ;;
 	--reps) [ "${2:-}" -gt 0 ] 2>/dev/null || s5p_die "--reps needs a positive number"; reps=$2; shift ;;
 	--rows) [ $# -ge 2 ] || s5p_die "--rows needs a list"; rows=$2; shift ;;
@@ -72,7 +91,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ $memory = 1 ] || [ $pressure = 1 ] || { memory=1; pressure=1; }
+[ $memory = 1 ] || [ $pressure = 1 ] || [ $pipes = 1 ] || { memory=1; pressure=1; }
 mkdir -p "$out" || s5p_die "cannot create $out"
 
 s5p_log "host: $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$S5P_TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -194,6 +213,71 @@ run_pressure() {
 	pressure_table "$results"
 }
 
+run_pipes() {
+	local row rep kargs line hog=auto results=$out/pipes.txt
+	local -a prows
+	IFS=, read -r -a prows <<<"$pipe_rows"
+	for row in "${prows[@]}"; do
+		case ${row%@*} in
+		none | mainline-cma | movable) ;;
+		*) s5p_die "--pipe-rows: unknown kernel '${row%@*}'" ;;
+		esac
+		row_ratio "$row" >/dev/null
+	done
+	: >"$results"
+	for rep in $(seq 1 "$reps"); do
+		for row in "${prows[@]}"; do
+			case ${row%@*} in
+			none) kargs="cma= cma_map=" ;;
+			mainline-cma)
+				# 6.1's balance, unless the row gives @R
+				kargs="cma= cma=24M cma_map="
+				[ "$row" != mainline-cma ] || kargs+=" sysctl.vm.cma_first_ratio=50" ;;
+			movable) kargs= ;;
+			esac
+			echo "== pipes: $row, repetition $rep of $reps"
+			boot_try "pipes-$row-$rep" --append "$kargs$(row_ratio "$row")" \
+				--cmd "sh /usr/lib/s5p/movable-pipes.sh $hog" || true
+			line=$(grep '^PIPES ' <<<"$BOOT_OUT") || {
+				s5p_info "the $row boot printed no PIPES line (console log: $out/pipes-$row-$rep.log)"
+				continue
+			}
+			grep '^# hog' <<<"$BOOT_OUT" | sed 's/^/    /'
+			echo "PIPES $row ${line#PIPES } rep $rep" | tee -a "$results"
+			[ "$hog" != auto ] || hog=$(awk '{ print $4 }' <<<"$line")
+		done
+	done
+	printf '\n| kernel | runs | pipes before the first OOM kill | lent memory free then, kB | OOM request order | hog MiB | pages migrated meanwhile | compact_stall | compact_success |\n'
+	printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+	awk '
+	function cell(k, f,   n, i, j, x, v, m) {
+		n = split(vals[k, f], v, " ")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+		m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		return v[1] == v[n] ? m : m " (" v[1] "-" v[n] ")"
+	}
+	$1 == "PIPES" {
+		k = $2
+		if (!(k in runs)) order[++nk] = k
+		runs[k]++
+		split("", v)
+		v["pipes"] = $3
+		for (i = 4; i < NF; i++) v[$i] = $(i + 1)
+		for (i = 4; i < NF; i++) if ($i == "compact") { v["stall"] = $(i + 1); v["csucc"] = $(i + 4) }
+		split("pipes cmafreeoom oomorder hogmib migrated stall csucc", fs, " ")
+		for (i in fs) vals[k, fs[i]] = vals[k, fs[i]] " " v[fs[i]]
+	}
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = order[i]
+			printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", k, runs[k], cell(k, "pipes"),
+				cell(k, "cmafreeoom"), cell(k, "oomorder"), cell(k, "hogmib"), cell(k, "migrated"),
+				cell(k, "stall"), cell(k, "csucc")
+		}
+	}' "$results"
+}
+
 # The table of a pressure.txt: per trace, kernel and load, each figure's
 # median over the repetitions and its spread (min-max; one repetition: the
 # figure alone).
@@ -247,6 +331,8 @@ pressure_table() {
 
 [ $memory = 1 ] && run_memory
 [ $pressure = 1 ] && run_pressure
+[ $pipes = 1 ] && run_pipes
+[ $memory = 1 ] || [ $pressure = 1 ] || exit 0
 # The charts (docs/img/movable-*.png come from here)
 files=()
 [ $memory = 1 ] && files+=("$out/memory.txt")

@@ -509,9 +509,11 @@ main() {
 		check_share "$share"
 		share=$(realpath "$share")
 	fi
-	# The kernel command line: the board's console, and with --cmd the
-	# UART that carries the command's output (s5p.out=, read by /init).
-	kargs="console=$BOARD_CONSOLE,115200n8 earlycon panic=-1"
+	# The kernel command line: the board's console and its BOARD_KARGS
+	# (before --append's, so that a later sysctl.vm.cma_first_ratio= of
+	# --append wins), and with --cmd the UART that carries the command's
+	# output (s5p.out=, read by /init).
+	kargs="console=$BOARD_CONSOLE,115200n8 earlycon panic=-1${BOARD_KARGS:+ $BOARD_KARGS}"
 	kargs_cmd="$kargs s5p.out=$BOARD_OUTPUT $append" kargs_shell="$kargs $append"
 	[ -z "${S5P_BOOT_RECORD:-}" ] || { record_boot "$S5P_BOOT_RECORD"; exit; }
 

@@ -25,7 +25,7 @@ trace_area_mib() {
 	esac
 }
 # row_ratio ROW: what a --rows entry KERNEL@R adds to the kernel's command
-# line (" sysctl.vm.cma_first_ratio=R", the series' sysctl), nothing for
+# line (" sysctl.vm.cma_first_ratio=R", after the board's), nothing for
 # KERNEL; dies on an R that is not a percentage (call it outside $(...)
 # first for that).
 row_ratio() {

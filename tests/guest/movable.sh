@@ -133,15 +133,16 @@ scenario_default() {
 	check_eq "movable: codec-fw lends nothing" 0 "$(stat_of codec-fw lent)"
 	echo "# MemTotal $(meminfo MemTotal) kB, MemAvailable $(meminfo MemAvailable) kB, CmaFree $(meminfo CmaFree) kB"
 
-	# The page allocator's balance (vm.cma_first_ratio):
-	# the kernel's configured default (boards/common/cma-extra.config),
-	# bad values refused.  The migration below is tested under 6.1's rule
-	# (50), which lends pageblocks to the hog; ratio_checks, at the end,
-	# tests the rule itself.
+	# The page allocator's balance (vm.cma_first_ratio): the board's, from
+	# its command line (board.conf's BOARD_KARGS), bad values refused.
+	# The migration below is tested under 6.1's rule (50), which lends
+	# pageblocks to the hog; ratio_checks, at the end, tests the rule
+	# itself.
 	R=/proc/sys/vm/cma_first_ratio
-	cfg=$(zcat /proc/config.gz | sed -n 's/^CONFIG_CMA_FIRST_RATIO=//p')
+	# shellcheck source=../../boards/goni/board.conf
+	cfg=$(. /etc/s5p/board.conf && echo "$BOARD_KARGS" | tr ' ' '\n' | sed -n 's/^sysctl\.vm\.cma_first_ratio=//p')
 	board_ratio=$(cat $R)
-	check_eq "movable: vm.cma_first_ratio is the kernel's CONFIG_CMA_FIRST_RATIO (${cfg:-none})" "${cfg:-none}" "$board_ratio"
+	check_eq "movable: vm.cma_first_ratio is the board's command line's (${cfg:-none})" "${cfg:-none}" "$board_ratio"
 	check "movable: vm.cma_first_ratio refuses 101 and -1, and keeps its value" \
 		sh -c "! echo 101 2>/dev/null >$R && ! echo -1 2>/dev/null >$R && [ \$(cat $R) = $board_ratio ]"
 	echo 50 >$R
@@ -261,6 +262,29 @@ ratio_checks() {
 	_s1=$?
 	wait $_big
 	check_eq "movable: ratio 100: both hogs exit with status 0" "0 0" "$_s1 $?"
+	# The kernel's own allocations, which cannot use lent memory, get the
+	# rest back before an OOM kill: a hog leaves 8 MiB of the rest, then a
+	# ramfs (whose pages are not movable) takes 24 MiB; the hog's pages
+	# move into the lent memory.
+	_rest=$((($(meminfo MemFree) - $(meminfo CmaFree)) / 1024))
+	hog_start -a $((_rest - 8))
+	_cf0=$(meminfo CmaFree)
+	_oom=$(vmstat oom_kill)
+	mkdir -p "$T/ramfs"
+	mount -t ramfs ramfs "$T/ramfs"
+	dd if=/dev/zero of="$T/ramfs/f" bs=1M count=24 2>/dev/null
+	_cf=$(meminfo CmaFree)
+	echo "# ratio 100, a hog of $((_rest - 8)) MiB, then 24 MiB in a ramfs: CmaFree $_cf kB ($_cf0 before), MemFree $(meminfo MemFree) kB, $(($(vmstat oom_kill) - _oom)) OOM kills"
+	check_eq "movable: ratio 100: 24 MiB of unmovable memory beside a hog leaving 8 MiB of the rest: no OOM kill" \
+		"$_oom" "$(vmstat oom_kill)"
+	check_eq "movable: ... the ramfs holds the 24 MiB" $((24 * MiB)) "$(wc -c <"$T/ramfs/f")"
+	check "movable: ... the hog's pages moved into the lent memory (CmaFree $_cf kB < $_cf0 less 16 MiB)" \
+		[ "$_cf" -lt $((_cf0 - 16384)) ]
+	rm -f "$T/ramfs/f"
+	umount "$T/ramfs"
+	kill -TERM $H_PID
+	wait $H_PID
+	check_eq "movable: ... the hog exits with status 0 (every page checked good)" 0 $?
 	echo 0 >$R
 	_cf0=$(meminfo CmaFree)
 	hog_start -a 16

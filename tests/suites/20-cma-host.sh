@@ -11,7 +11,7 @@
 # (run once per content of its inputs: scripts/series.sh keeps the verdict).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 208
+t_plan 209
 . "$S5P_TOP/scripts/lib/kernel.sh"
 
 s5p_kernel_source

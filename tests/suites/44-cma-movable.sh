@@ -9,7 +9,7 @@
 # The host compares MemTotal with the regions movable and static.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-t_plan 76 debug=43
+t_plan 80 debug=47
 
 declare -A memtotal
 for scenario in default static all bad cmdline; do
