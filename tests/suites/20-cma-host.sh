@@ -46,7 +46,7 @@ cut_fails() {
 	grep -qF "$2" "$T_TMP/moved.log" && [ ! -e "$T_TMP/moved-build/$1" ]
 }
 mkdir -p "$T_TMP/moved/mm"
-sed 's/^bool zone_cma_first(/bool zone_cma_first_moved(/' "$KSRC/mm/page_alloc.c" >"$T_TMP/moved/mm/page_alloc.c"
+sed -E 's/^(static )?bool zone_cma_first\(/\1bool zone_cma_first_moved(/' "$KSRC/mm/page_alloc.c" >"$T_TMP/moved/mm/page_alloc.c"
 t_check "a cut-out of a function page_alloc.c no longer defines fails the build, naming it" \
 	cut_fails cma-first.c 'no definition of zone_cma_first()'
 sed -n '/^static void contig_give_back(/,/^}/p' "$KSRC/mm/page_alloc.c" >>"$T_TMP/moved/mm/page_alloc.c"
