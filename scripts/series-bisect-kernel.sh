@@ -34,6 +34,7 @@
 set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/kernel.sh"
+. "$S5P_TOP/scripts/lib/bisect.sh"
 
 from=1 to=0 board=goni keep=0 dev=
 while [ $# -gt 0 ]; do
@@ -63,24 +64,8 @@ target=$B/target.config
 { cat "$KCONFIG_OUT"; echo CONFIG_COMPILE_TEST=y; } >"$target"
 t0=$(date +%s)
 
-commits=()
-if [ -n "$dev" ]; then
-	git -C "$KSRC" rev-parse -q --verify "refs/heads/$dev" >/dev/null || s5p_die "no dev tree branch '$dev'"
-	mapfile -t commits < <(git -C "$KSRC" rev-list --reverse "base..refs/heads/$dev")
-else
-	list=$(s5p_series_commits "$KSRC" "$KSERIES_DIR") || exit 1
-	mapfile -t commits <<<"$list"
-fi
-n=${#commits[@]}
-[ "$n" -gt 0 ] || s5p_die "no patches"
-if [ "$to" = 0 ] || [ "$to" -gt "$n" ]; then to=$n; fi
-if [ "$from" -lt 1 ] || [ "$from" -gt "$to" ]; then
-	s5p_die "--from $from: the series has $n patches (to $to)"
-fi
-if [ ! -d "$W" ]; then
-	s5p_log "creating the bisect worktree $W"
-	git -C "$KSRC" worktree add -q --detach "$W" base || s5p_die "git worktree add $W failed"
-fi
+s5p_bisect_setup "$KSRC" "$KSERIES_DIR" "$dev" "$from" "$to" "$W"
+commits=("${BISECT_COMMITS[@]}") n=${#BISECT_COMMITS[@]} to=$BISECT_TO
 
 # kmake ARGS...: make in $B under the build lock, niced; the log in
 # $B/bisect-build.log.

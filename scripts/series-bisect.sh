@@ -29,6 +29,7 @@
 set -u
 . "$(dirname "$0")/lib/common.sh"
 . "$S5P_TOP/scripts/lib/qemu.sh"
+. "$S5P_TOP/scripts/lib/bisect.sh"
 
 from=1 to=0 flavour=plain seqs=5 keep=0 dev=
 while [ $# -gt 0 ]; do
@@ -58,25 +59,8 @@ t0=$(date +%s)
 
 # The commits: a dev tree's, or the series applied (one commit a patch,
 # as s5p_tree_apply_series makes them, without moving any branch).
-commits=()
-if [ -n "$dev" ]; then
-	git -C "$QSRC" rev-parse -q --verify "refs/heads/$dev" >/dev/null || s5p_die "no dev tree branch '$dev'"
-	mapfile -t commits < <(git -C "$QSRC" rev-list --reverse "base..refs/heads/$dev")
-else
-	list=$(s5p_series_commits "$QSRC" "$QSERIES_DIR") || exit 1
-	mapfile -t commits <<<"$list"
-fi
-n=${#commits[@]}
-[ "$n" -gt 0 ] || s5p_die "no patches"
-if [ "$to" = 0 ] || [ "$to" -gt "$n" ]; then to=$n; fi
-if [ "$from" -lt 1 ] || [ "$from" -gt "$to" ]; then
-	s5p_die "--from $from: the series has $n patches (to $to)"
-fi
-
-if [ ! -d "$W" ]; then
-	s5p_log "creating the bisect worktree $W"
-	git -C "$QSRC" worktree add -q --detach "$W" base || s5p_die "git worktree add $W failed"
-fi
+s5p_bisect_setup "$QSRC" "$QSERIES_DIR" "$dev" "$from" "$to" "$W"
+commits=("${BISECT_COMMITS[@]}") n=${#BISECT_COMMITS[@]} to=$BISECT_TO
 
 # ninja TARGETS... in $B under the build lock; the log in $B/bisect-build.log.
 build() {
