@@ -83,7 +83,7 @@ pipeline() {
 		tail -n 5 /tmp/grab.log | sed 's/^/# /'
 		return
 	fi
-	if ! encode "$fcc" "$w" "$h" "$n" /tmp/raw /tmp/out.mjpeg "$5"; then
+	if ! encode "$fcc" "$w" "$h" "$n" /tmp/raw /tmp/out.mjpeg "${5:-}"; then
 		not_ok "codec: encode $n $fcc ${w}x$h frames (v4l2-ctl failed)"
 		tail -n 5 /tmp/enc.log | sed 's/^/# /'
 		return

@@ -125,7 +125,7 @@ dt_errors() {
 		notram@60000000 { compatible = "linux,cma-region"; reg = <0x60000000 0x100000>; };
 	};
 	soc {
-		camera@fb200000 { memory-region = <&{/reserved-memory/cam@4e000000}>, <&badalloc>;
+		camera@fb200000 { memory-region = <&{/reserved-memory/cam@4c800000}>, <&badalloc>;
 			memory-region-names = "*", "*"; };
 	};
 };
