@@ -235,7 +235,7 @@ scenario_badbig() {
 		"bigphysarea: error: bigphysarea=12x is not a number of pages (1 or more); no area" \
 		"$(klog | grep '^bigphysarea: ')"
 	check_eq "bigphysarea=12x: no region, the board's four are there" \
-		"cma: 4 regions reserved (41984 KiB), 4 map rules, 0 problems" \
+		"cma: 4 regions reserved (74752 KiB), 4 map rules, 0 problems" \
 		"$(klog | grep '^cma: [0-9]* regions reserved')"
 	check "bigphysarea=12x: no sysfs directory for it" test ! -e "$CMA_SYSFS/bigphysarea"
 	check_eq "bigphysarea=12x: /proc/bigphysarea says so" \

@@ -58,7 +58,7 @@ tmp=/tmp/gst
 
 # (gst-run's "!" lines)  gst.sh --file OUTDIR CASE KIND FOURCC W H FRAMES:
 # file the case $tmp holds, with GST_RUN_STATUS and GST_RUN_SECONDS.
-if [ "$1" = --file ]; then
+if [ "${1:-}" = --file ]; then
 	out=$2 c=$3
 	n=0
 	for x in "$tmp"/f-*; do [ -e "$x" ] && n=$((n + 1)); done

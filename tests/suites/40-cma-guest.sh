@@ -148,7 +148,7 @@ cma: error: cma_map=fb200000.camera/*,s5p-cam*/*=cam,badalloc: no region badallo
 	t_check "goni, DT errors: one cma: error: line per bad node or reference, nothing else" [ "$got" = "$want" ]
 	[ "$got" = "$want" ] || { echo "# got:"; printf '%s\n' "$got" | sed 's/^/#   /'; }
 	t_check "goni, DT errors: the board's four regions and four rules are set up, six problems" \
-		grep -q 'cma: 4 regions reserved (41984 KiB), 4 map rules, 6 problems' "$log"
+		grep -q 'cma: 4 regions reserved (74752 KiB), 4 map rules, 6 problems' "$log"
 	t_check "goni, DT errors: the camera's rule keeps its good region" \
 		grep -q 'cma: map rule 4: fb200000.camera/\*,s5p-cam\*/\*=cam.\?$' "$log"
 	t_check "goni, DT errors: the boot ends with status 0 (got $rc)" [ "$rc" = 0 ]
